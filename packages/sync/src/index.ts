@@ -1,0 +1,1 @@
+export { openUserDatabase, deleteUserDatabase, type CampusDatabase } from './database';
