@@ -1,0 +1,42 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { SERVER_MSG } from '@campus/protocol';
+import type { AppDeps } from './lib/deps';
+import { HttpError } from './lib/http-error';
+import { apiCors, securityHeaders } from './lib/security-headers';
+import { mountWebApp } from './lib/static-web';
+import { authRoutes } from './modules/auth/routes';
+import { devMailboxRoutes } from './modules/dev/routes';
+import { healthRoutes } from './modules/health/routes';
+
+/** JSON bodies of this API are small; uploads get their own limits on their own routes. */
+const MAX_JSON_BODY = 64 * 1024;
+
+export function createApp(deps: AppDeps) {
+  const app = new Hono();
+
+  app.use('*', securityHeaders(deps.config.publicUrl));
+  app.use('/api/*', apiCors());
+  app.use('/api/*', bodyLimit({ maxSize: MAX_JSON_BODY, onError: (c) => c.json({ error: SERVER_MSG.bodyTooLarge }, 413) }));
+
+  app.route('/healthz', healthRoutes(deps));
+  app.route('/api/auth', authRoutes(deps));
+  if (deps.devMailbox) app.route('/dev', devMailboxRoutes(deps.devMailbox));
+
+  app.all('/api/*', (c) => c.json({ error: SERVER_MSG.notFound }, 404));
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) {
+      if (error.extra?.retryAfter !== undefined) c.header('Retry-After', String(error.extra.retryAfter));
+      const { retryAfter: _retryAfter, ...extra } = error.extra ?? {};
+      return c.json({ error: error.message, ...extra }, error.status);
+    }
+    deps.log.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
+    return c.json({ error: SERVER_MSG.internal }, 500);
+  });
+  app.notFound((c) => c.json({ error: SERVER_MSG.notFound }, 404));
+
+  const servesWeb = mountWebApp(app, deps.config.webDist);
+  if (!servesWeb) deps.log.warn({ webDist: deps.config.webDist }, 'web app not built: run `pnpm build` to serve the UI');
+  return app;
+}

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  adminEmails: ReadonlySet<string>;
+  nodeEnv: 'development' | 'production' | 'test';
+  /** Where the built web app lives; served with an SPA fallback when it exists. */
+  webDist: string;
+  logLevel: string;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Every setting has a working default so `pnpm start` needs none (DESIGN.md, Server). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 8787);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const host = env.HOST ?? '127.0.0.1';
+  const nodeEnv = env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development';
+  return {
+    port,
+    host,
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    publicUrl: (env.PUBLIC_URL ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, ''),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Campus Talk <no-reply@campustalk.local>',
+    adminEmails: parseEmailList(env.ADMIN_EMAILS),
+    nodeEnv,
+    // server/src and server/dist both sit two levels below the repository root.
+    webDist: path.resolve(env.WEB_DIST ?? path.join(here, '..', '..', 'apps', 'web', 'dist')),
+    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+  };
+}
+
+export function parseEmailList(value: string | undefined): ReadonlySet<string> {
+  return new Set(
+    (value ?? '')
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}

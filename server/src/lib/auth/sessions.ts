@@ -1,0 +1,68 @@
+import { SESSION_REFRESH_MS, SESSION_TTL_MS } from '@campus/protocol';
+import type { DB } from '../db/database';
+import type { UserRow } from '../../modules/users/repo';
+import { generateSessionToken, sessionIdFromToken } from './session-token';
+
+export interface Session {
+  id: string;
+  userId: string;
+  expiresAt: number;
+}
+
+export async function createSession(db: DB, userId: string, now: number): Promise<{ token: string; session: Session }> {
+  const token = generateSessionToken();
+  const session = { id: sessionIdFromToken(token), userId, expiresAt: now + SESSION_TTL_MS };
+  await db
+    .insertInto('sessions')
+    .values({ id: session.id, user_id: userId, expires_at: session.expiresAt, created_at: now })
+    .execute();
+  return { token, session };
+}
+
+/**
+ * Looks the token up; an expired session is deleted, one in the second half of its life slides forward.
+ * One query joins the user so authenticating a request costs a single indexed lookup.
+ */
+export async function validateSessionToken(
+  db: DB,
+  token: string,
+  now: number,
+): Promise<{ session: Session; user: UserRow } | null> {
+  const id = sessionIdFromToken(token);
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at'])
+    .where('sessions.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { session_id, session_expires_at, ...user } = row;
+  if (now >= session_expires_at) {
+    await db.deleteFrom('sessions').where('id', '=', session_id).execute();
+    return null;
+  }
+  let expiresAt = session_expires_at;
+  if (now >= expiresAt - SESSION_REFRESH_MS) {
+    expiresAt = now + SESSION_TTL_MS;
+    await db.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', session_id).execute();
+    await db
+      .updateTable('users')
+      .set({ last_active_at: new Date(now).toISOString() })
+      .where('id', '=', user.id)
+      .execute();
+  }
+  return { session: { id: session_id, userId: user.id, expiresAt }, user };
+}
+
+export async function invalidateSession(db: DB, sessionId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+}
+
+export async function invalidateUserSessions(db: DB, userId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}
+
+export async function deleteExpiredSessions(db: DB, now: number): Promise<void> {
+  await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+}

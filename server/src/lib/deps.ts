@@ -1,0 +1,21 @@
+import type { Config } from '../config';
+import type { DB } from './db/database';
+import type { Logger } from './logger';
+import type { DevMailbox } from './mail/dev-mailbox';
+import type { Mailer } from './mail/mailer';
+import type { AuthRateRules } from './rate-limit';
+
+/** Everything a feature needs from the outside world, passed in so tests can start a real server on temp data. */
+export interface AppDeps {
+  config: Config;
+  db: DB;
+  log: Logger;
+  mailer: Mailer;
+  /** Set when mail goes to the development mailbox instead of SMTP. */
+  devMailbox: DevMailbox | undefined;
+  /** Keys one-time-code hashes. */
+  secret: Buffer;
+  rateRules: AuthRateRules;
+  /** The clock; tests move it to expire codes and sessions. */
+  now: () => number;
+}

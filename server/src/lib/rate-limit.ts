@@ -1,0 +1,76 @@
+import { HttpError } from './http-error';
+import { SERVER_MSG } from '@campus/protocol';
+
+export interface RateRule {
+  /** How many hits a key may make within the window. */
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * Sliding-log limiter in memory: exact, and cheap at the volumes of auth routes. One server process holds
+ * the counts; a multi-instance deployment would move them to Redis alongside realtime fan-out.
+ */
+export class RateLimiter {
+  private readonly hits = new Map<string, number[]>();
+  private lastSweep = 0;
+
+  constructor(
+    private readonly rule: RateRule,
+    private readonly now: () => number,
+  ) {}
+
+  /** Records a hit for the key; returns the ms to wait when over the limit, or 0 when allowed. */
+  hit(key: string): number {
+    const now = this.now();
+    this.sweep(now);
+    const since = now - this.rule.windowMs;
+    const log = (this.hits.get(key) ?? []).filter((t) => t > since);
+    if (log.length >= this.rule.limit) {
+      this.hits.set(key, log);
+      return log[0]! + this.rule.windowMs - now;
+    }
+    log.push(now);
+    this.hits.set(key, log);
+    return 0;
+  }
+
+  /** Throws 429 when the key is over its limit. */
+  consume(key: string, message: string = SERVER_MSG.tooManyRequests): void {
+    const waitMs = this.hit(key);
+    if (waitMs > 0) throw new HttpError(429, message, { retryAfter: Math.ceil(waitMs / 1000) });
+  }
+
+  private sweep(now: number): void {
+    if (now - this.lastSweep < this.rule.windowMs) return;
+    this.lastSweep = now;
+    const since = now - this.rule.windowMs;
+    for (const [key, log] of this.hits) {
+      if (log.every((t) => t <= since)) this.hits.delete(key);
+    }
+  }
+}
+
+/** Limits for the auth routes, per client IP and per e-mail address. */
+export interface AuthRateRules {
+  loginPerIp: RateRule;
+  loginPerEmail: RateRule;
+  signupPerIp: RateRule;
+  signupPerEmail: RateRule;
+  verifyPerIp: RateRule;
+  resetRequestPerIp: RateRule;
+  resetRequestPerEmail: RateRule;
+  resetPerIp: RateRule;
+}
+
+const MINUTE = 60_000;
+export const DEFAULT_AUTH_RATE_RULES: AuthRateRules = {
+  loginPerIp: { limit: 30, windowMs: 15 * MINUTE },
+  loginPerEmail: { limit: 10, windowMs: 15 * MINUTE },
+  signupPerIp: { limit: 10, windowMs: 60 * MINUTE },
+  signupPerEmail: { limit: 5, windowMs: 60 * MINUTE },
+  verifyPerIp: { limit: 30, windowMs: 15 * MINUTE },
+  resetRequestPerIp: { limit: 10, windowMs: 60 * MINUTE },
+  resetRequestPerEmail: { limit: 5, windowMs: 60 * MINUTE },
+  resetPerIp: { limit: 30, windowMs: 15 * MINUTE },
+};

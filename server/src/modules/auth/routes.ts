@@ -1,0 +1,74 @@
+import { Hono } from 'hono';
+import {
+  OTP_RESEND_COOLDOWN_MS,
+  SERVER_MSG,
+  loginBody,
+  requestPasswordResetBody,
+  resendWaitMessage,
+  resetPasswordBody,
+  signupBody,
+  verifyOtpBody,
+} from '@campus/protocol';
+import type { AppDeps } from '../../lib/deps';
+import { clientIp } from '../../lib/client-ip';
+import { readBody } from '../../lib/validate';
+import { RateLimiter } from '../../lib/rate-limit';
+import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
+import { invalidateSession } from '../../lib/auth/sessions';
+import * as auth from './service';
+
+export function authRoutes(deps: AppDeps) {
+  const r = deps.rateRules;
+  const limit = (rule: typeof r.loginPerIp) => new RateLimiter(rule, deps.now);
+  const loginIp = limit(r.loginPerIp);
+  const loginEmail = limit(r.loginPerEmail);
+  const signupIp = limit(r.signupPerIp);
+  const signupEmail = limit(r.signupPerEmail);
+  const verifyIp = limit(r.verifyPerIp);
+  const resetRequestIp = limit(r.resetRequestPerIp);
+  const resetRequestEmail = limit(r.resetRequestPerEmail);
+  // Applied to every address alike, known or not, so the cooldown cannot reveal who has an account.
+  const resetCooldown = limit({ limit: 1, windowMs: OTP_RESEND_COOLDOWN_MS });
+  const resetIp = limit(r.resetPerIp);
+
+  return new Hono<AuthEnv>()
+    .post('/signup', async (c) => {
+      signupIp.consume(clientIp(c));
+      const body = await readBody(c, signupBody);
+      signupEmail.consume(body.email);
+      await auth.startSignup(deps, body);
+      return c.json({ message: SERVER_MSG.otpSent });
+    })
+    .post('/verify-otp', async (c) => {
+      verifyIp.consume(clientIp(c));
+      const body = await readBody(c, verifyOtpBody);
+      return c.json(await auth.verifySignup(deps, body), 201);
+    })
+    .post('/login', async (c) => {
+      loginIp.consume(clientIp(c));
+      const body = await readBody(c, loginBody);
+      loginEmail.consume(body.email);
+      const result = await auth.login(deps, body);
+      return result.kind === 'ok' ? c.json(result.body) : c.json(result.body, 403);
+    })
+    .post('/request-password-reset', async (c) => {
+      resetRequestIp.consume(clientIp(c));
+      const body = await readBody(c, requestPasswordResetBody);
+      resetRequestEmail.consume(body.email);
+      const waitMs = resetCooldown.hit(body.email);
+      if (waitMs > 0) return c.json({ error: resendWaitMessage(Math.ceil(waitMs / 1000)) }, 429);
+      await auth.requestPasswordReset(deps, body.email);
+      return c.json({ message: SERVER_MSG.resetRequested });
+    })
+    .post('/reset-password', async (c) => {
+      resetIp.consume(clientIp(c));
+      const body = await readBody(c, resetPasswordBody);
+      await auth.resetPassword(deps, body);
+      return c.json({ message: SERVER_MSG.passwordReset });
+    })
+    .get('/me', requireUser(deps), (c) => c.json(c.get('user')))
+    .post('/logout', requireUser(deps), async (c) => {
+      await invalidateSession(deps.db, c.get('session').id);
+      return c.json({ message: SERVER_MSG.loggedOut });
+    });
+}

@@ -1,0 +1,113 @@
+import { MSG, SERVER_MSG, type AuthResponse, type User } from '@campus/protocol';
+import type { AppDeps } from '../../lib/deps';
+import { HttpError } from '../../lib/http-error';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/auth/password';
+import { createSession, invalidateUserSessions } from '../../lib/auth/sessions';
+import { resetCodeMail, signupCodeMail } from '../../lib/mail/templates';
+import { findUserByEmail, insertUser, setPasswordHash, setUserRole, toUser, touchLastActive } from '../users/repo';
+import { assertResendAllowed, checkCode, issueCode } from './codes';
+import { deleteCode } from './codes-repo';
+
+interface PendingSignup {
+  firstName: string;
+  lastName: string;
+  phoneNumber: string;
+  passwordHash: string;
+}
+
+export async function startSignup(
+  deps: AppDeps,
+  input: { firstName: string; lastName: string; email: string; password: string; phoneNumber: string },
+): Promise<void> {
+  if (await findUserByEmail(deps.db, input.email)) throw new HttpError(409, SERVER_MSG.emailTaken);
+  await assertResendAllowed(deps, 'signup', input.email);
+  // The account only exists once the code is verified; until then its details wait beside the code.
+  const pending: PendingSignup = {
+    firstName: input.firstName,
+    lastName: input.lastName,
+    phoneNumber: input.phoneNumber,
+    passwordHash: await hashPassword(input.password),
+  };
+  const code = await issueCode(deps, 'signup', input.email, JSON.stringify(pending));
+  try {
+    await deps.mailer.send(signupCodeMail(input.email, input.firstName, code));
+  } catch (error) {
+    deps.log.error({ err: error }, 'signup mail failed');
+    await deleteCode(deps.db, 'signup', input.email);
+    throw new HttpError(502, MSG.otpSendFailed);
+  }
+}
+
+export async function verifySignup(deps: AppDeps, input: { email: string; otpCode: string }): Promise<AuthResponse> {
+  const row = await checkCode(deps, 'signup', input.email, input.otpCode);
+  const pending = JSON.parse(row.payload ?? '{}') as PendingSignup;
+  const now = deps.now();
+  return deps.db.transaction().execute(async (trx) => {
+    if (await findUserByEmail(trx, input.email)) throw new HttpError(409, SERVER_MSG.emailTaken);
+    const user = await insertUser(
+      trx,
+      {
+        email: input.email,
+        passwordHash: pending.passwordHash,
+        firstName: pending.firstName,
+        lastName: pending.lastName,
+        phoneNumber: pending.phoneNumber,
+        role: deps.config.adminEmails.has(input.email) ? 'admin' : 'user',
+      },
+      now,
+    );
+    await deleteCode(trx, 'signup', input.email);
+    const { token } = await createSession(trx, user.id, now);
+    return { token, user: toUser(user) };
+  });
+}
+
+export type LoginResult = { kind: 'ok'; body: AuthResponse } | { kind: 'rejected'; body: AuthResponse & { error: string } };
+
+export async function login(deps: AppDeps, input: { email: string; password: string }): Promise<LoginResult> {
+  const row = await findUserByEmail(deps.db, input.email);
+  if (!row) {
+    await burnPasswordCheck(input.password);
+    throw new HttpError(401, SERVER_MSG.invalidCredentials);
+  }
+  if (!(await verifyPassword(row.password_hash, input.password))) throw new HttpError(401, SERVER_MSG.invalidCredentials);
+  const now = deps.now();
+  // ADMIN_EMAILS is the operator's word: it promotes on every login, so adding an address needs no migration.
+  if (deps.config.adminEmails.has(row.email) && row.role !== 'admin') {
+    await setUserRole(deps.db, row.id, 'admin');
+    row.role = 'admin';
+  }
+  await touchLastActive(deps.db, row.id, now);
+  row.last_active_at = new Date(now).toISOString();
+  const { token } = await createSession(deps.db, row.id, now);
+  const user: User = toUser(row);
+  // A rejected student still gets a session, so the upload-again button can reach the upload page.
+  if (user.documentStatus === 'rejected') return { kind: 'rejected', body: { error: MSG.documentRejected, token, user } };
+  return { kind: 'ok', body: { token, user } };
+}
+
+/**
+ * Answers the same whether or not the address has an account; the mail goes out in the background so
+ * the response time does not tell either.
+ */
+export async function requestPasswordReset(deps: AppDeps, email: string): Promise<void> {
+  const user = await findUserByEmail(deps.db, email);
+  if (!user) return;
+  const code = await issueCode(deps, 'reset', email, null);
+  deps.mailer.send(resetCodeMail(email, code)).catch((error: unknown) => {
+    deps.log.error({ err: error }, 'password reset mail failed');
+  });
+}
+
+export async function resetPassword(deps: AppDeps, input: { email: string; otpCode: string; newPassword: string }): Promise<void> {
+  await checkCode(deps, 'reset', input.email, input.otpCode);
+  const user = await findUserByEmail(deps.db, input.email);
+  if (!user) throw new HttpError(400, SERVER_MSG.otpMissing);
+  const passwordHash = await hashPassword(input.newPassword);
+  await deps.db.transaction().execute(async (trx) => {
+    await setPasswordHash(trx, user.id, passwordHash);
+    // Whoever knew the old password may hold a session: a reset ends them all.
+    await invalidateUserSessions(trx, user.id);
+    await deleteCode(trx, 'reset', input.email);
+  });
+}

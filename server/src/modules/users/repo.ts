@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { CollegeObject, User } from '@campus/protocol';
+import type { DB } from '../../lib/db/database';
+import type { UsersTable } from '../../lib/db/schema';
+
+export type UserRow = Selectable<UsersTable>;
+
+/** Row → API user. The password hash and phone number never leave the server. */
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    profilePictureUrl: row.profile_picture_url,
+    role: row.role === 'admin' ? 'admin' : 'user',
+    course: row.course,
+    year: row.year,
+    bio: row.bio,
+    college: parseCollege(row.college),
+    documentStatus: isDocumentStatus(row.document_status) ? row.document_status : 'pending_submission',
+    documentDeadline: row.document_deadline,
+    documentUrl: row.document_url,
+    documentSubmittedAt: row.document_submitted_at,
+    createdAt: row.created_at,
+    lastActiveAt: row.last_active_at,
+  };
+}
+
+function parseCollege(value: string | null): string | CollegeObject | null {
+  if (value === null) return null;
+  try {
+    return JSON.parse(value) as string | CollegeObject;
+  } catch {
+    return value;
+  }
+}
+
+function isDocumentStatus(value: string): value is User['documentStatus'] {
+  return ['verified', 'pending_submission', 'pending_verification', 'rejected', 'not_required'].includes(value);
+}
+
+export async function findUserByEmail(db: DB, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function findUserById(db: DB, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface NewUser {
+  email: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  phoneNumber: string;
+  role: 'user' | 'admin';
+  documentStatus?: User['documentStatus'];
+  course?: string | null;
+  year?: number | null;
+  college?: string | null;
+  bio?: string | null;
+}
+
+export async function insertUser(db: DB, user: NewUser, now: number): Promise<UserRow> {
+  const row: UserRow = {
+    id: randomUUID(),
+    email: user.email,
+    password_hash: user.passwordHash,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    phone_number: user.phoneNumber,
+    role: user.role,
+    profile_picture_url: null,
+    course: user.course ?? null,
+    year: user.year ?? null,
+    bio: user.bio ?? null,
+    college: user.college === undefined || user.college === null ? null : JSON.stringify(user.college),
+    document_status: user.documentStatus ?? 'pending_submission',
+    document_deadline: null,
+    document_url: null,
+    document_submitted_at: null,
+    created_at: new Date(now).toISOString(),
+    last_active_at: new Date(now).toISOString(),
+  };
+  await db.insertInto('users').values(row).execute();
+  return row;
+}
+
+export async function setUserRole(db: DB, id: string, role: 'user' | 'admin'): Promise<void> {
+  await db.updateTable('users').set({ role }).where('id', '=', id).execute();
+}
+
+export async function setPasswordHash(db: DB, id: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+}
+
+export async function touchLastActive(db: DB, id: string, now: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ last_active_at: new Date(now).toISOString() })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function countUsers(db: DB): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { loadConfig, type Config } from './config';
+import { createApp } from './app';
+import { openDatabase, migrateToLatest } from './lib/db/database';
+import { createLogger } from './lib/logger';
+import { DevMailbox } from './lib/mail/dev-mailbox';
+import { createSmtpMailer } from './lib/mail/smtp-mailer';
+import type { Mailer } from './lib/mail/mailer';
+import { DEFAULT_AUTH_RATE_RULES, type AuthRateRules } from './lib/rate-limit';
+import { loadOrCreateSecret } from './lib/secret';
+import { deleteExpiredSessions } from './lib/auth/sessions';
+import type { AppDeps } from './lib/deps';
+import { countUsers } from './modules/users/repo';
+
+export interface StartOptions {
+  config?: Partial<Config>;
+  rateRules?: Partial<AuthRateRules>;
+  now?: () => number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  stop(): Promise<void>;
+}
+
+/** Opens the database, migrates, and listens. Used by main.ts and by the integration tests alike. */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const config: Config = { ...loadConfig(), ...options.config };
+  const log = createLogger(config.logLevel);
+  const { db, close } = openDatabase(path.join(config.dataDir, 'campus-talk.sqlite'));
+  const applied = await migrateToLatest(db);
+  if (applied.length) log.info({ applied }, 'database migrated');
+
+  if (config.nodeEnv === 'production' && !config.smtpUrl) {
+    log.warn('SMTP_URL is not set: mail cannot be delivered in production and the dev mailbox is disabled');
+  }
+  const devMailbox = !config.smtpUrl && config.nodeEnv !== 'production' ? new DevMailbox(log) : undefined;
+  const mailer: Mailer = config.smtpUrl
+    ? createSmtpMailer(config.smtpUrl, config.mailFrom)
+    : (devMailbox ?? refusingMailer());
+
+  const deps: AppDeps = {
+    config,
+    db,
+    log,
+    mailer,
+    devMailbox,
+    secret: loadOrCreateSecret(config.dataDir, 'otp'),
+    rateRules: { ...DEFAULT_AUTH_RATE_RULES, ...options.rateRules },
+    now: options.now ?? Date.now,
+  };
+  const app = createApp(deps);
+
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${config.host}:${port}`;
+
+  const sweep = setInterval(() => void deleteExpiredSessions(db, deps.now()).catch(() => {}), 60 * 60 * 1000);
+  sweep.unref();
+
+  if ((await countUsers(db)) === 0 && config.nodeEnv !== 'test') {
+    log.info('the database is empty: run `pnpm seed` for a demo admin and students');
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    deps,
+    stop() {
+      stopping ??= (async () => {
+        clearInterval(sweep);
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Keep-alive sockets would hold close() open; they carry no in-flight work we must wait for.
+          if ('closeAllConnections' in server) server.closeAllConnections();
+        });
+        mailer.close();
+        await close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+function refusingMailer(): Mailer {
+  return {
+    async send() {
+      throw new Error('no mail transport configured (set SMTP_URL)');
+    },
+    close() {},
+  };
+}

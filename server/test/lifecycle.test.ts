@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Kysely, SqliteDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import SQLite from 'better-sqlite3';
+import { migrations } from '../src/lib/db/migrations';
+import { startTestServer } from './support/test-server';
+
+describe('database lifecycle', () => {
+  it('every migration goes up and down cleanly and up again', async () => {
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const tables = async () => (await db.introspection.getTables()).map((t) => t.name).sort();
+    expect(await tables()).toEqual(['one_time_codes', 'sessions', 'users']);
+    let step;
+    do step = await migrator.migrateDown();
+    while (step.results?.length && !step.error);
+    expect(step.error).toBeUndefined();
+    expect(await tables()).toEqual([]);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    await db.destroy();
+  });
+
+  it('stops cleanly: closes connections and folds the WAL into the database file', async () => {
+    const server = await startTestServer();
+    const { dataDir } = server;
+    await server.post('/api/auth/signup', { firstName: 'W', lastName: 'al', email: 'wal@uni.edu', password: 'secret12' });
+    const keepAlive = await fetch(`${server.url}/healthz`);
+    expect(keepAlive.status).toBe(200);
+    await server.stop();
+    const wal = path.join(dataDir, 'campus-talk.sqlite-wal');
+    expect(!fs.existsSync(wal) || fs.statSync(wal).size === 0).toBe(true);
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps the code-hashing secret across restarts', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-restart-'));
+    const first = await startTestServer({ config: { dataDir } });
+    const secret = first.deps.secret.toString('hex');
+    await first.stop();
+    const second = await startTestServer({ config: { dataDir } });
+    expect(second.deps.secret.toString('hex')).toBe(secret);
+    await second.close();
+  });
+});
