@@ -12,13 +12,32 @@ const NODE_ONLY = [
   { group: ['better-sqlite3', 'kysely', 'hono', 'hono/*', '@hono/*'], message: 'Server-only module.' },
 ];
 const NO_APPS_OR_SERVER = [
-  { group: ['@campus/web', '@campus/web/*', '@campus/desktop', '@campus/desktop/*', '@campus/server', '@campus/server/*'], message: 'Packages never import apps or the server.' },
+  {
+    group: [
+      '@campus/web',
+      '@campus/web/*',
+      '@campus/desktop',
+      '@campus/desktop/*',
+      '@campus/server',
+      '@campus/server/*',
+    ],
+    message: 'Packages never import apps or the server.',
+  },
   { group: ['**/apps/**', '**/server/**'], message: 'Packages never import apps or the server.' },
 ];
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/dist-types/**', '**/out/**', '**/release/**', 'data/**', 'test-results/**', 'playwright-report/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/dist-types/**',
+      '**/out/**',
+      '**/release/**',
+      'data/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -53,7 +72,17 @@ export default tseslint.config(
         {
           patterns: [
             ...NODE_ONLY,
-            { group: ['@campus/server', '@campus/server/*', '@campus/desktop', '@campus/desktop/*', '**/server/**', '**/desktop/**'], message: 'The UI reaches the server over HTTP and the desktop through Platform.' },
+            {
+              group: [
+                '@campus/server',
+                '@campus/server/*',
+                '@campus/desktop',
+                '@campus/desktop/*',
+                '**/server/**',
+                '**/desktop/**',
+              ],
+              message: 'The UI reaches the server over HTTP and the desktop through Platform.',
+            },
           ],
         },
       ],
@@ -62,7 +91,17 @@ export default tseslint.config(
   {
     files: ['apps/desktop/src/preload/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', 'better-sqlite3'], message: 'The preload is sandboxed: Electron renderer APIs only.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'better-sqlite3'],
+              message: 'The preload is sandboxed: Electron renderer APIs only.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -71,12 +110,35 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['react', 'react-dom', 'react-*', 'dexie', '@campus/web', '@campus/desktop', '@campus/sync', '**/apps/**'], message: 'The server never imports UI or client code.' }] },
+        {
+          patterns: [
+            {
+              group: [
+                'react',
+                'react-dom',
+                'react-*',
+                'dexie',
+                '@campus/web',
+                '@campus/desktop',
+                '@campus/sync',
+                '**/apps/**',
+              ],
+              message: 'The server never imports UI or client code.',
+            },
+          ],
+        },
       ],
     },
   },
   {
-    files: ['**/*.{js,mjs,cjs}', 'apps/desktop/**/*.ts', 'e2e/**/*.ts', '*.config.ts', 'apps/*/vite.config.ts', 'apps/desktop/electron.vite.config.ts'],
+    files: [
+      '**/*.{js,mjs,cjs}',
+      'apps/desktop/**/*.ts',
+      'e2e/**/*.ts',
+      '*.config.ts',
+      'apps/*/vite.config.ts',
+      'apps/desktop/electron.vite.config.ts',
+    ],
     languageOptions: { globals: globals.node },
   },
 );

@@ -7,7 +7,11 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@campus/'));
 
 await build({
-  entryPoints: { main: 'src/main.ts', 'cli/seed': 'src/cli/seed.ts', 'cli/admin-grant': 'src/cli/admin-grant.ts' },
+  entryPoints: {
+    main: 'src/main.ts',
+    'cli/seed': 'src/cli/seed.ts',
+    'cli/admin-grant': 'src/cli/admin-grant.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -17,7 +17,10 @@ export function createApp(deps: AppDeps) {
 
   app.use('*', securityHeaders(deps.config.publicUrl));
   app.use('/api/*', apiCors());
-  app.use('/api/*', bodyLimit({ maxSize: MAX_JSON_BODY, onError: (c) => c.json({ error: SERVER_MSG.bodyTooLarge }, 413) }));
+  app.use(
+    '/api/*',
+    bodyLimit({ maxSize: MAX_JSON_BODY, onError: (c) => c.json({ error: SERVER_MSG.bodyTooLarge }, 413) }),
+  );
 
   app.route('/healthz', healthRoutes(deps));
   app.route('/api/auth', authRoutes(deps));
@@ -37,6 +40,7 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => c.json({ error: SERVER_MSG.notFound }, 404));
 
   const servesWeb = mountWebApp(app, deps.config.webDist);
-  if (!servesWeb) deps.log.warn({ webDist: deps.config.webDist }, 'web app not built: run `pnpm build` to serve the UI');
+  if (!servesWeb)
+    deps.log.warn({ webDist: deps.config.webDist }, 'web app not built: run `pnpm build` to serve the UI');
   return app;
 }

@@ -20,14 +20,18 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** Every setting has a working default so `pnpm start` needs none (DESIGN.md, Server). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8787);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const host = env.HOST ?? '127.0.0.1';
   const nodeEnv = env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development';
   return {
     port,
     host,
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
-    publicUrl: (env.PUBLIC_URL ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, ''),
+    publicUrl: (env.PUBLIC_URL ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(
+      /\/+$/,
+      '',
+    ),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Campus Talk <no-reply@campustalk.local>',
     adminEmails: parseEmailList(env.ADMIN_EMAILS),

@@ -1,7 +1,10 @@
 import { startServer } from './server';
 
 const running = await startServer();
-running.deps.log.info({ url: running.url, publicUrl: running.deps.config.publicUrl }, 'Campus Talk is listening');
+running.deps.log.info(
+  { url: running.url, publicUrl: running.deps.config.publicUrl },
+  'Campus Talk is listening',
+);
 if (running.deps.devMailbox) running.deps.log.info(`dev mailbox: ${running.url}/dev/mailbox`);
 
 let shuttingDown = false;

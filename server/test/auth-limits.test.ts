@@ -11,7 +11,9 @@ afterAll(() => server.close());
 describe('rate limits on auth routes', () => {
   it('answers 429 with a clear error after 10 logins for one address in 15 minutes', async () => {
     for (let i = 0; i < 10; i++) {
-      expect((await server.post('/api/auth/login', { email: 'target@uni.edu', password: `guess-${i}` })).status).toBe(401);
+      expect(
+        (await server.post('/api/auth/login', { email: 'target@uni.edu', password: `guess-${i}` })).status,
+      ).toBe(401);
     }
     const blocked = await server.post('/api/auth/login', { email: 'target@uni.edu', password: 'guess-x' });
     expect(blocked.status).toBe(429);
@@ -31,7 +33,14 @@ describe('rate limits on auth routes', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
       statuses.push(
-        (await server.post('/api/auth/signup', { firstName: 'B', lastName: 'ot', email: `bot${i}@uni.edu`, password: 'secret12' })).status,
+        (
+          await server.post('/api/auth/signup', {
+            firstName: 'B',
+            lastName: 'ot',
+            email: `bot${i}@uni.edu`,
+            password: 'secret12',
+          })
+        ).status,
       );
     }
     expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);

@@ -17,7 +17,13 @@ afterAll(async () => {
 });
 
 async function createAccount(email: string, password = 'secret12'): Promise<string> {
-  await server.post('/api/auth/signup', { firstName: 'Leo', lastName: 'Ng', email, password, phoneNumber: '' });
+  await server.post('/api/auth/signup', {
+    firstName: 'Leo',
+    lastName: 'Ng',
+    email,
+    password,
+    phoneNumber: '',
+  });
   const res = await server.post('/api/auth/verify-otp', { email, otpCode: await smtp.codeFor(email) });
   expect(res.status).toBe(201);
   return res.body.token as string;
@@ -63,9 +69,17 @@ describe('login, logout and password reset', () => {
     const code = /Subject: (\d{6}) is your Campus Talk password reset code/.exec(smtp.mails.at(-1)!.raw)?.[1];
     expect(code).toMatch(/^\d{6}$/);
 
-    const mismatch = await server.post('/api/auth/reset-password', { email: 'leo@uni.edu', otpCode: code, newPassword: '123' });
+    const mismatch = await server.post('/api/auth/reset-password', {
+      email: 'leo@uni.edu',
+      otpCode: code,
+      newPassword: '123',
+    });
     expect(mismatch.body.error).toBe(MSG.newPasswordTooShort);
-    const reset = await server.post('/api/auth/reset-password', { email: 'leo@uni.edu', otpCode: code, newPassword: 'brand-new-pass' });
+    const reset = await server.post('/api/auth/reset-password', {
+      email: 'leo@uni.edu',
+      otpCode: code,
+      newPassword: 'brand-new-pass',
+    });
     expect(reset.status).toBe(200);
     expect(reset.body.message).toBe(SERVER_MSG.passwordReset);
 
@@ -99,7 +113,11 @@ describe('login, logout and password reset', () => {
 
   it('a rejected document answers 403 with the spec message and still hands out a session', async () => {
     await createAccount('rejected@uni.edu');
-    await server.deps.db.updateTable('users').set({ document_status: 'rejected' }).where('email', '=', 'rejected@uni.edu').execute();
+    await server.deps.db
+      .updateTable('users')
+      .set({ document_status: 'rejected' })
+      .where('email', '=', 'rejected@uni.edu')
+      .execute();
     const res = await login('rejected@uni.edu', 'secret12');
     expect(res.status).toBe(403);
     expect(res.body.error).toBe(MSG.documentRejected);

@@ -13,7 +13,8 @@ beforeAll(async () => {
     now: clock.now,
     // This suite signs up many addresses from one IP; the limits themselves are tested in auth-limits.
     rateRules: { signupPerIp: { limit: 1000, windowMs: 60_000 } },
-    config: { smtpUrl: smtp.url, adminEmails: new Set(['dean@uni.edu']) } });
+    config: { smtpUrl: smtp.url, adminEmails: new Set(['dean@uni.edu']) },
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -21,7 +22,14 @@ afterAll(async () => {
 });
 
 const signup = (email: string, extra: Record<string, string> = {}) =>
-  server.post('/api/auth/signup', { firstName: 'Mina', lastName: 'Park', email, password: 'secret12', phoneNumber: '', ...extra });
+  server.post('/api/auth/signup', {
+    firstName: 'Mina',
+    lastName: 'Park',
+    email,
+    password: 'secret12',
+    phoneNumber: '',
+    ...extra,
+  });
 
 describe('signup with a mailed one-time code', () => {
   it('signs up, verifies the code from the received mail (201) and reads /me', async () => {
@@ -35,7 +43,13 @@ describe('signup with a mailed one-time code', () => {
     const token = verified.body.token as string;
     expect(token).toMatch(/^[a-z2-7]{32}$/);
     const user = userSchema.parse(verified.body.user);
-    expect(user).toMatchObject({ firstName: 'Mina', lastName: 'Park', email: 'mina@uni.edu', role: 'user', documentStatus: 'pending_submission' });
+    expect(user).toMatchObject({
+      firstName: 'Mina',
+      lastName: 'Park',
+      email: 'mina@uni.edu',
+      role: 'user',
+      documentStatus: 'pending_submission',
+    });
     expect(JSON.stringify(verified.body)).not.toMatch(/password|argon2/i);
 
     const me = await server.get('/api/auth/me', token);
@@ -98,11 +112,15 @@ describe('signup with a mailed one-time code', () => {
       const old = await server.post('/api/auth/verify-otp', { email: 'again@uni.edu', otpCode: first });
       expect(old.status).toBe(400);
     }
-    expect((await server.post('/api/auth/verify-otp', { email: 'again@uni.edu', otpCode: second })).status).toBe(201);
+    expect(
+      (await server.post('/api/auth/verify-otp', { email: 'again@uni.edu', otpCode: second })).status,
+    ).toBe(201);
   });
 
   it('answers the spec messages for invalid bodies', async () => {
-    expect((await server.post('/api/auth/signup', { email: 'a@b.co', password: 'secret12' })).body.error).toBe(MSG.signupRequired);
+    expect(
+      (await server.post('/api/auth/signup', { email: 'a@b.co', password: 'secret12' })).body.error,
+    ).toBe(MSG.signupRequired);
     expect((await signup('not-an-email')).body.error).toBe(MSG.invalidEmail);
     expect((await signup('short@uni.edu', { password: '12345' })).body.error).toBe(MSG.passwordTooShort);
     const otp = await server.post('/api/auth/verify-otp', { email: 'a@uni.edu', otpCode: '12ab56' });

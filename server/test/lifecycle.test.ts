@@ -27,7 +27,12 @@ describe('database lifecycle', () => {
   it('stops cleanly: closes connections and folds the WAL into the database file', async () => {
     const server = await startTestServer();
     const { dataDir } = server;
-    await server.post('/api/auth/signup', { firstName: 'W', lastName: 'al', email: 'wal@uni.edu', password: 'secret12' });
+    await server.post('/api/auth/signup', {
+      firstName: 'W',
+      lastName: 'al',
+      email: 'wal@uni.edu',
+      password: 'secret12',
+    });
     const keepAlive = await fetch(`${server.url}/healthz`);
     expect(keepAlive.status).toBe(200);
     await server.stop();

@@ -7,7 +7,10 @@ import { startTestServer, type TestServer } from './support/test-server';
 
 const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-web-'));
 fs.mkdirSync(path.join(webDist, 'assets'));
-fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Campus Talk</title><div id="root"></div>');
+fs.writeFileSync(
+  path.join(webDist, 'index.html'),
+  '<!doctype html><title>Campus Talk</title><div id="root"></div>',
+);
 fs.writeFileSync(path.join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
 
 let server: TestServer;
@@ -56,7 +59,11 @@ describe('one URL is the whole product', () => {
   it('allows the desktop origin through CORS on API routes only', async () => {
     const preflight = await fetch(`${server.url}/api/auth/login`, {
       method: 'OPTIONS',
-      headers: { origin: DESKTOP_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: DESKTOP_ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(preflight.headers.get('access-control-allow-origin')).toBe(DESKTOP_ORIGIN);
     const evil = await fetch(`${server.url}/api/auth/me`, { headers: { origin: 'https://evil.example' } });
@@ -69,7 +76,12 @@ describe('one URL is the whole product', () => {
   });
 
   it('lists dev mail as JSON and as escaped HTML', async () => {
-    await server.post('/api/auth/signup', { firstName: '<b>Eve</b>', lastName: '', email: 'eve@uni.edu', password: 'secret12' });
+    await server.post('/api/auth/signup', {
+      firstName: '<b>Eve</b>',
+      lastName: '',
+      email: 'eve@uni.edu',
+      password: 'secret12',
+    });
     const json = await server.get('/dev/mailbox.json');
     const mails = json.body.mails as { to: string; text: string }[];
     expect(mails[0]?.to).toBe('eve@uni.edu');

@@ -4,9 +4,7 @@
  * desktop app for deep links, so both read a link the same way.
  */
 export type StartupAction =
-  | { kind: 'open_confession'; route: string }
-  | { kind: 'open_chat'; partnerId: string }
-  | { kind: 'none' };
+  { kind: 'open_confession'; route: string } | { kind: 'open_chat'; partnerId: string } | { kind: 'none' };
 
 const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -15,7 +13,8 @@ export function parseStartupQuery(search: string | URLSearchParams): StartupActi
   const action = params.get('action');
   if (action === 'open_confession') {
     const id = params.get('confessionId');
-    const route = id && ID_RE.test(id) ? `/confessions?confessionId=${encodeURIComponent(id)}` : '/confessions';
+    const route =
+      id && ID_RE.test(id) ? `/confessions?confessionId=${encodeURIComponent(id)}` : '/confessions';
     return { kind: 'open_confession', route };
   }
   if (action === 'open_chat') {

@@ -22,7 +22,9 @@ describe('login rules (spec 5)', () => {
   });
   it('the server schema answers the same message', () => {
     expect(loginBody.safeParse({}).error?.issues[0]?.message).toBe(MSG.loginRequired);
-    expect(loginBody.safeParse({ email: 'a@b.co', password: '' }).error?.issues[0]?.message).toBe(MSG.loginRequired);
+    expect(loginBody.safeParse({ email: 'a@b.co', password: '' }).error?.issues[0]?.message).toBe(
+      MSG.loginRequired,
+    );
   });
 });
 
@@ -43,16 +45,29 @@ describe('signup rules (spec 5)', () => {
     expect(validateSignup({ ...ok, password: '123456' })).toBeNull();
   });
   it('the server schema answers the same messages', () => {
-    const body = { firstName: 'Ana', lastName: 'Lopez', email: 'ana@uni.edu', password: 'secret', phoneNumber: '' };
-    expect(signupBody.safeParse({ ...body, firstName: '' }).error?.issues[0]?.message).toBe(MSG.signupRequired);
+    const body = {
+      firstName: 'Ana',
+      lastName: 'Lopez',
+      email: 'ana@uni.edu',
+      password: 'secret',
+      phoneNumber: '',
+    };
+    expect(signupBody.safeParse({ ...body, firstName: '' }).error?.issues[0]?.message).toBe(
+      MSG.signupRequired,
+    );
     expect(signupBody.safeParse({ ...body, email: 'nope' }).error?.issues[0]?.message).toBe(MSG.invalidEmail);
-    expect(signupBody.safeParse({ ...body, password: '12345' }).error?.issues[0]?.message).toBe(MSG.passwordTooShort);
+    expect(signupBody.safeParse({ ...body, password: '12345' }).error?.issues[0]?.message).toBe(
+      MSG.passwordTooShort,
+    );
     expect(signupBody.parse({ ...body, email: ' Ana@Uni.EDU ' }).email).toBe('ana@uni.edu');
   });
   it('accepts exactly 6 digits as a code', () => {
     expect(validateOtp('123456')).toBeNull();
-    for (const code of ['12345', '1234567', '12a456', '', '12 456']) expect(validateOtp(code)).toBe(MSG.invalidOtp);
-    expect(verifyOtpBody.safeParse({ email: 'a@b.co', otpCode: '12345' }).error?.issues[0]?.message).toBe(MSG.invalidOtp);
+    for (const code of ['12345', '1234567', '12a456', '', '12 456'])
+      expect(validateOtp(code)).toBe(MSG.invalidOtp);
+    expect(verifyOtpBody.safeParse({ email: 'a@b.co', otpCode: '12345' }).error?.issues[0]?.message).toBe(
+      MSG.invalidOtp,
+    );
   });
 });
 
@@ -73,10 +88,13 @@ describe('forgot and reset rules (spec 5)', () => {
   it('needs a 6-digit code, a 6-character password and a matching confirmation', () => {
     expect(validateReset(ok)).toBeNull();
     expect(validateReset({ ...ok, otpCode: '12' })).toBe(MSG.invalidOtp);
-    expect(validateReset({ ...ok, newPassword: 'abc', confirmPassword: 'abc' })).toBe(MSG.newPasswordTooShort);
+    expect(validateReset({ ...ok, newPassword: 'abc', confirmPassword: 'abc' })).toBe(
+      MSG.newPasswordTooShort,
+    );
     expect(validateReset({ ...ok, confirmPassword: 'secreT' })).toBe(MSG.newPasswordsMismatch);
     expect(
-      resetPasswordBody.safeParse({ email: 'ana@uni.edu', otpCode: '123456', newPassword: 'abc' }).error?.issues[0]?.message,
+      resetPasswordBody.safeParse({ email: 'ana@uni.edu', otpCode: '123456', newPassword: 'abc' }).error
+        ?.issues[0]?.message,
     ).toBe(MSG.newPasswordTooShort);
   });
 });

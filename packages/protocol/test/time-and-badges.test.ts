@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { documentStatusBadge, formatBadgeCount, greetingName, initials, panelRelativeTime, parseStartupQuery, relativeTime } from '../src';
+import {
+  documentStatusBadge,
+  formatBadgeCount,
+  greetingName,
+  initials,
+  panelRelativeTime,
+  parseStartupQuery,
+  relativeTime,
+} from '../src';
 
 const now = Date.parse('2026-11-22T12:00:00Z');
 const ago = (ms: number) => new Date(now - ms).toISOString();
@@ -71,8 +79,14 @@ describe('start-up query', () => {
     });
   });
   it('ignores unsafe ids and unknown actions', () => {
-    expect(parseStartupQuery('?action=open_confession&confessionId=../../x')).toEqual({ kind: 'open_confession', route: '/confessions' });
-    expect(parseStartupQuery('?action=open_chat&partnerId=u1')).toEqual({ kind: 'open_chat', partnerId: 'u1' });
+    expect(parseStartupQuery('?action=open_confession&confessionId=../../x')).toEqual({
+      kind: 'open_confession',
+      route: '/confessions',
+    });
+    expect(parseStartupQuery('?action=open_chat&partnerId=u1')).toEqual({
+      kind: 'open_chat',
+      partnerId: 'u1',
+    });
     expect(parseStartupQuery('?action=drop_tables')).toEqual({ kind: 'none' });
   });
 });

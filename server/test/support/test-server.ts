@@ -14,6 +14,12 @@ export function testClock() {
   };
 }
 
+export interface TestResponse {
+  status: number;
+  body: Record<string, unknown>;
+  headers: globalThis.Headers;
+}
+
 /** Starts the real server on an ephemeral port with a fresh SQLite database in a temp folder. */
 export async function startTestServer(options: StartOptions = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-talk-test-'));
@@ -30,7 +36,7 @@ export async function startTestServer(options: StartOptions = {}) {
     },
   });
 
-  async function call(method: string, pathname: string, body?: unknown, token?: string) {
+  async function call(method: string, pathname: string, body?: unknown, token?: string): Promise<TestResponse> {
     const res = await fetch(running.url + pathname, {
       method,
       headers: {
@@ -40,7 +46,7 @@ export async function startTestServer(options: StartOptions = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    let json: Record<string, unknown> = {};
+    let json: Record<string, unknown>;
     try {
       json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {

@@ -27,11 +27,7 @@ export function validateLogin(input: { email: string; password: string }): strin
   return null;
 }
 
-export function validateSignup(input: {
-  fullName: string;
-  email: string;
-  password: string;
-}): string | null {
+export function validateSignup(input: { fullName: string; email: string; password: string }): string | null {
   if (!input.fullName.trim() || !input.email.trim() || !input.password) return MSG.signupRequired;
   if (!isValidEmail(input.email)) return MSG.invalidEmail;
   if (input.password.length < MIN_PASSWORD_LENGTH) return MSG.passwordTooShort;

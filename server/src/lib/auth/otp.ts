@@ -13,7 +13,13 @@ export function hashOtp(secret: Buffer, purpose: string, email: string, code: st
   return createHmac('sha256', secret).update(`${purpose}\0${email}\0${code}`).digest('hex');
 }
 
-export function otpMatches(secret: Buffer, purpose: string, email: string, code: string, storedHash: string): boolean {
+export function otpMatches(
+  secret: Buffer,
+  purpose: string,
+  email: string,
+  code: string,
+  storedHash: string,
+): boolean {
   const candidate = Buffer.from(hashOtp(secret, purpose, email, code), 'hex');
   const stored = Buffer.from(storedHash, 'hex');
   return candidate.length === stored.length && timingSafeEqual(candidate, stored);

@@ -9,7 +9,11 @@ export interface Session {
   expiresAt: number;
 }
 
-export async function createSession(db: DB, userId: string, now: number): Promise<{ token: string; session: Session }> {
+export async function createSession(
+  db: DB,
+  userId: string,
+  now: number,
+): Promise<{ token: string; session: Session }> {
   const token = generateSessionToken();
   const session = { id: sessionIdFromToken(token), userId, expiresAt: now + SESSION_TTL_MS };
   await db

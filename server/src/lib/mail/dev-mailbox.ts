@@ -21,7 +21,10 @@ export class DevMailbox implements Mailer {
   async send(mail: Mail): Promise<void> {
     const stored = { ...mail, id: this.nextId++, sentAt: new Date().toISOString() };
     this.mails = [stored, ...this.mails].slice(0, KEEP);
-    this.log.info({ mail: { to: mail.to, subject: mail.subject, text: mail.text } }, 'dev mailbox: mail delivered');
+    this.log.info(
+      { mail: { to: mail.to, subject: mail.subject, text: mail.text } },
+      'dev mailbox: mail delivered',
+    );
   }
 
   list(): readonly StoredMail[] {

@@ -23,7 +23,12 @@ export function signupCodeMail(to: string, firstName: string, code: string): Mai
 }
 
 export function resetCodeMail(to: string, code: string): Mail {
-  return codeMail(to, `${code} is your Campus Talk password reset code`, 'Use this code to reset your Campus Talk password.', code);
+  return codeMail(
+    to,
+    `${code} is your Campus Talk password reset code`,
+    'Use this code to reset your Campus Talk password.',
+    code,
+  );
 }
 
 function escapeHtml(value: string): string {

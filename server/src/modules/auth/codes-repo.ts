@@ -17,7 +17,14 @@ export async function findCode(db: DB, purpose: CodePurpose, email: string): Pro
 /** Replaces any earlier code for the same purpose and address: only the newest code is ever valid. */
 export async function putCode(
   db: DB,
-  code: { purpose: CodePurpose; email: string; codeHash: string; expiresAt: number; sentAt: number; payload: string | null },
+  code: {
+    purpose: CodePurpose;
+    email: string;
+    codeHash: string;
+    expiresAt: number;
+    sentAt: number;
+    payload: string | null;
+  },
 ): Promise<void> {
   await db
     .insertInto('one_time_codes')

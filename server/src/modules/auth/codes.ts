@@ -1,19 +1,40 @@
-import { OTP_MAX_ATTEMPTS, OTP_RESEND_COOLDOWN_MS, OTP_TTL_MS, SERVER_MSG, resendWaitMessage } from '@campus/protocol';
+import {
+  OTP_MAX_ATTEMPTS,
+  OTP_RESEND_COOLDOWN_MS,
+  OTP_TTL_MS,
+  SERVER_MSG,
+  resendWaitMessage,
+} from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { HttpError } from '../../lib/http-error';
 import { generateOtp, hashOtp, otpMatches } from '../../lib/auth/otp';
-import { deleteCode, findCode, putCode, recordWrongAttempt, type CodePurpose, type CodeRow } from './codes-repo';
+import {
+  deleteCode,
+  findCode,
+  putCode,
+  recordWrongAttempt,
+  type CodePurpose,
+  type CodeRow,
+} from './codes-repo';
 
 /** Refuses a new code while the last one for this address is younger than the cooldown. */
 export async function assertResendAllowed(deps: AppDeps, purpose: CodePurpose, email: string): Promise<void> {
   const existing = await findCode(deps.db, purpose, email);
   if (!existing) return;
   const waitMs = existing.sent_at + OTP_RESEND_COOLDOWN_MS - deps.now();
-  if (waitMs > 0) throw new HttpError(429, resendWaitMessage(Math.ceil(waitMs / 1000)), { retryAfter: Math.ceil(waitMs / 1000) });
+  if (waitMs > 0)
+    throw new HttpError(429, resendWaitMessage(Math.ceil(waitMs / 1000)), {
+      retryAfter: Math.ceil(waitMs / 1000),
+    });
 }
 
 /** Issues a fresh code (replacing any earlier one) and returns it in clear for the mail. */
-export async function issueCode(deps: AppDeps, purpose: CodePurpose, email: string, payload: string | null): Promise<string> {
+export async function issueCode(
+  deps: AppDeps,
+  purpose: CodePurpose,
+  email: string,
+  payload: string | null,
+): Promise<string> {
   const code = generateOtp();
   const now = deps.now();
   await putCode(deps.db, {
@@ -31,7 +52,12 @@ export async function issueCode(deps: AppDeps, purpose: CodePurpose, email: stri
  * Checks a submitted code. Wrong codes count; after the fifth the code is dead until a new one is sent,
  * so guessing a 6-digit code by brute force has odds of 5 in a million per mail.
  */
-export async function checkCode(deps: AppDeps, purpose: CodePurpose, email: string, code: string): Promise<CodeRow> {
+export async function checkCode(
+  deps: AppDeps,
+  purpose: CodePurpose,
+  email: string,
+  code: string,
+): Promise<CodeRow> {
   const row = await findCode(deps.db, purpose, email);
   if (!row) throw new HttpError(400, SERVER_MSG.otpMissing);
   if (row.attempts >= OTP_MAX_ATTEMPTS) throw new HttpError(429, SERVER_MSG.otpLocked);

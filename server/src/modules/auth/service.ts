@@ -4,7 +4,14 @@ import { HttpError } from '../../lib/http-error';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/auth/password';
 import { createSession, invalidateUserSessions } from '../../lib/auth/sessions';
 import { resetCodeMail, signupCodeMail } from '../../lib/mail/templates';
-import { findUserByEmail, insertUser, setPasswordHash, setUserRole, toUser, touchLastActive } from '../users/repo';
+import {
+  findUserByEmail,
+  insertUser,
+  setPasswordHash,
+  setUserRole,
+  toUser,
+  touchLastActive,
+} from '../users/repo';
 import { assertResendAllowed, checkCode, issueCode } from './codes';
 import { deleteCode } from './codes-repo';
 
@@ -38,7 +45,10 @@ export async function startSignup(
   }
 }
 
-export async function verifySignup(deps: AppDeps, input: { email: string; otpCode: string }): Promise<AuthResponse> {
+export async function verifySignup(
+  deps: AppDeps,
+  input: { email: string; otpCode: string },
+): Promise<AuthResponse> {
   const row = await checkCode(deps, 'signup', input.email, input.otpCode);
   const pending = JSON.parse(row.payload ?? '{}') as PendingSignup;
   const now = deps.now();
@@ -62,7 +72,8 @@ export async function verifySignup(deps: AppDeps, input: { email: string; otpCod
   });
 }
 
-export type LoginResult = { kind: 'ok'; body: AuthResponse } | { kind: 'rejected'; body: AuthResponse & { error: string } };
+export type LoginResult =
+  { kind: 'ok'; body: AuthResponse } | { kind: 'rejected'; body: AuthResponse & { error: string } };
 
 export async function login(deps: AppDeps, input: { email: string; password: string }): Promise<LoginResult> {
   const row = await findUserByEmail(deps.db, input.email);
@@ -70,7 +81,8 @@ export async function login(deps: AppDeps, input: { email: string; password: str
     await burnPasswordCheck(input.password);
     throw new HttpError(401, SERVER_MSG.invalidCredentials);
   }
-  if (!(await verifyPassword(row.password_hash, input.password))) throw new HttpError(401, SERVER_MSG.invalidCredentials);
+  if (!(await verifyPassword(row.password_hash, input.password)))
+    throw new HttpError(401, SERVER_MSG.invalidCredentials);
   const now = deps.now();
   // ADMIN_EMAILS is the operator's word: it promotes on every login, so adding an address needs no migration.
   if (deps.config.adminEmails.has(row.email) && row.role !== 'admin') {
@@ -82,7 +94,8 @@ export async function login(deps: AppDeps, input: { email: string; password: str
   const { token } = await createSession(deps.db, row.id, now);
   const user: User = toUser(row);
   // A rejected student still gets a session, so the upload-again button can reach the upload page.
-  if (user.documentStatus === 'rejected') return { kind: 'rejected', body: { error: MSG.documentRejected, token, user } };
+  if (user.documentStatus === 'rejected')
+    return { kind: 'rejected', body: { error: MSG.documentRejected, token, user } };
   return { kind: 'ok', body: { token, user } };
 }
 
@@ -99,7 +112,10 @@ export async function requestPasswordReset(deps: AppDeps, email: string): Promis
   });
 }
 
-export async function resetPassword(deps: AppDeps, input: { email: string; otpCode: string; newPassword: string }): Promise<void> {
+export async function resetPassword(
+  deps: AppDeps,
+  input: { email: string; otpCode: string; newPassword: string },
+): Promise<void> {
   await checkCode(deps, 'reset', input.email, input.otpCode);
   const user = await findUserByEmail(deps.db, input.email);
   if (!user) throw new HttpError(400, SERVER_MSG.otpMissing);

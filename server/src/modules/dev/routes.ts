@@ -9,25 +9,28 @@ export function devMailboxRoutes(mailbox: DevMailbox) {
     .get('/mailbox', (c) => {
       const mails = mailbox.list();
       const items = mails.map(
-        (m) => html`<article>
-          <header><strong>${m.subject}</strong><span>to ${m.to} · ${m.sentAt}</span></header>
-          <pre>${m.text}</pre>
-        </article>`,
+        (m) =>
+          html`<article>
+            <header><strong>${m.subject}</strong><span>to ${m.to} · ${m.sentAt}</span></header>
+            <pre>${m.text}</pre>
+          </article>`,
       );
-      return c.html(html`<!doctype html>
-        <html lang="en">
-          <head>
-            <meta charset="utf-8" />
-            <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <title>Dev mailbox · Campus Talk</title>
-            <link rel="stylesheet" href="/dev/mailbox.css" />
-          </head>
-          <body>
-            <h1>Dev mailbox</h1>
-            <p>Mails the server would have sent. Set SMTP_URL to deliver them for real.</p>
-            ${mails.length ? items : raw('<p class="empty">No mail yet.</p>')}
-          </body>
-        </html>`);
+      return c.html(
+        html`<!doctype html>
+          <html lang="en">
+            <head>
+              <meta charset="utf-8" />
+              <meta name="viewport" content="width=device-width, initial-scale=1" />
+              <title>Dev mailbox · Campus Talk</title>
+              <link rel="stylesheet" href="/dev/mailbox.css" />
+            </head>
+            <body>
+              <h1>Dev mailbox</h1>
+              <p>Mails the server would have sent. Set SMTP_URL to deliver them for real.</p>
+              ${mails.length ? items : raw('<p class="empty">No mail yet.</p>')}
+            </body>
+          </html>`,
+      );
     })
     .get('/mailbox.css', (c) =>
       c.body(

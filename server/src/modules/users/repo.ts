@@ -38,7 +38,9 @@ function parseCollege(value: string | null): string | CollegeObject | null {
 }
 
 function isDocumentStatus(value: string): value is User['documentStatus'] {
-  return ['verified', 'pending_submission', 'pending_verification', 'rejected', 'not_required'].includes(value);
+  return ['verified', 'pending_submission', 'pending_verification', 'rejected', 'not_required'].includes(
+    value,
+  );
 }
 
 export async function findUserByEmail(db: DB, email: string): Promise<UserRow | undefined> {
@@ -105,6 +107,9 @@ export async function touchLastActive(db: DB, id: string, now: number): Promise<
 }
 
 export async function countUsers(db: DB): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
