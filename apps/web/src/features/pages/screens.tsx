@@ -1,0 +1,63 @@
+import { PlaceholderPage } from './PlaceholderPage';
+
+/** The signed-in screens that later updates fill in; each already has its route, title and purpose. */
+export const TalkPage = () => (
+  <PlaceholderPage
+    title="Talk"
+    icon="chat"
+    purpose="Your conversations, groups and ways to meet new people."
+  />
+);
+export const ChatPage = () => (
+  <PlaceholderPage title="Chat" icon="chat" purpose="A one-to-one conversation." />
+);
+export const GroupChatPage = () => (
+  <PlaceholderPage title="Group chat" icon="users" purpose="A conversation with your group." />
+);
+export const CreateGroupPage = () => (
+  <PlaceholderPage title="Create group" icon="users" purpose="Start a group with your friends." />
+);
+export const RandomTalkOptionsPage = () => (
+  <PlaceholderPage
+    title="Random talk"
+    icon="sparkles"
+    purpose="Meet a random verified student by voice, video or text."
+  />
+);
+export const RandomAudioPage = () => (
+  <PlaceholderPage title="Random audio call" icon="sparkles" purpose="A voice call with a random student." />
+);
+export const RandomVideoPage = () => (
+  <PlaceholderPage title="Random video call" icon="sparkles" purpose="A video call with a random student." />
+);
+export const RandomChatPage = () => (
+  <PlaceholderPage title="Random chat" icon="chat" purpose="A text chat with a random student." />
+);
+export const FocusedTalkPage = () => (
+  <PlaceholderPage
+    title="Focused talk"
+    icon="sparkles"
+    purpose="Talk with students who match your filters."
+  />
+);
+export const FocusedTalkOptionsPage = () => (
+  <PlaceholderPage
+    title="Focused talk options"
+    icon="sparkles"
+    purpose="Choose who you would like to meet."
+  />
+);
+export const FriendsPage = () => (
+  <PlaceholderPage title="Friends" icon="users" purpose="The students you are friends with." />
+);
+export const ConfessionsPage = () => (
+  <PlaceholderPage
+    title="Confessions"
+    icon="heart"
+    purpose="Anonymous confessions from your campus and beyond."
+  />
+);
+export const CallHistoryPage = () => (
+  <PlaceholderPage title="Call history" icon="chat" purpose="Your recent audio and video calls." />
+);
+export const CallPage = () => <PlaceholderPage title="Call" icon="chat" purpose="An audio or video call." />;

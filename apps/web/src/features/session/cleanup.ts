@@ -1,0 +1,28 @@
+import { deleteUserDatabase } from '@campus/sync';
+import { clearSession } from '../../lib/session-storage';
+
+/** A database held open by another tab blocks its deletion; logging out must not wait on that forever. */
+const CLEANUP_TIMEOUT_MS = 3000;
+
+function withTimeout(work: Promise<unknown>): Promise<unknown> {
+  return Promise.race([work, new Promise((resolve) => setTimeout(resolve, CLEANUP_TIMEOUT_MS))]);
+}
+
+async function unregisterServiceWorkers(): Promise<void> {
+  const container = navigator.serviceWorker as ServiceWorkerContainer | undefined;
+  if (!container?.getRegistrations) return;
+  const registrations = await container.getRegistrations();
+  await Promise.all(registrations.map((registration) => registration.unregister()));
+}
+
+/**
+ * Everything a signed-out browser must not keep: the stored session, background workers (they hold push
+ * subscriptions for this user) and the user's local database.
+ */
+export async function clearLocalData(userId: string | undefined): Promise<void> {
+  clearSession();
+  await Promise.allSettled([
+    withTimeout(unregisterServiceWorkers()),
+    userId ? withTimeout(deleteUserDatabase(userId)) : Promise.resolve(),
+  ]);
+}

@@ -1,0 +1,19 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { applyStartupQuery } from './app/startup';
+import { detectPlatform } from './platform';
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/components.css';
+
+applyStartupQuery();
+const platform = detectPlatform();
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html must contain #root.');
+createRoot(root).render(
+  <StrictMode>
+    <App platform={platform} />
+  </StrictMode>,
+);

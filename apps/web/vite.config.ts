@@ -1,0 +1,29 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import pkg from './package.json' with { type: 'json' };
+
+/** The server in development (pnpm dev starts it on :8787); the UI reaches it through this proxy. */
+const SERVER = 'http://127.0.0.1:8787';
+
+export default defineConfig({
+  // Absolute asset paths: deep routes such as /chat/abc must still load /assets/… (a relative base breaks them).
+  base: '/',
+  plugins: [react()],
+  define: { 'import.meta.env.VITE_APP_VERSION': JSON.stringify(pkg.version) },
+  server: {
+    port: 5173,
+    strictPort: true,
+    proxy: {
+      '/api': { target: SERVER, changeOrigin: true },
+      '/ws': { target: SERVER, changeOrigin: true, ws: true },
+      '/dev/': { target: SERVER, changeOrigin: true },
+      '/healthz': { target: SERVER, changeOrigin: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    target: 'es2022',
+  },
+});
