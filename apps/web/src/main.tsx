@@ -1,11 +1,15 @@
+// Global styles first: feature stylesheets imported by the components below must come later in the cascade.
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/controls.css';
+import './styles/forms.css';
+import './styles/components.css';
+import './styles/page.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { applyStartupQuery } from './app/startup';
 import { detectPlatform } from './platform';
-import './styles/tokens.css';
-import './styles/base.css';
-import './styles/components.css';
 
 applyStartupQuery();
 const platform = detectPlatform();

@@ -1,5 +1,4 @@
 import { useLocation } from 'react-router-dom';
-import { Logo } from '../../components/Logo';
 import { ThemeToggle } from '../theme/ThemeToggle';
 import { BrandPanel } from './BrandPanel';
 import { LoginFlow } from './LoginFlow';
@@ -15,11 +14,7 @@ export function AuthScreen() {
       <BrandPanel />
       <main className="auth__main">
         <div className="auth__bar">
-          <div className="auth__mobile-brand">
-            <Logo size={28} />
-            <span>Campus Talk</span>
-          </div>
-          <ThemeToggle />
+          <ThemeToggle className="icon-button auth__theme" />
         </div>
         <section className="auth-card">
           {mode === 'signup' ? <SignupFlow key="signup" /> : <LoginFlow key="login" />}

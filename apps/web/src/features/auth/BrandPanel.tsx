@@ -1,5 +1,6 @@
 import { Icon, type IconName } from '../../components/Icon';
 import { Logo } from '../../components/Logo';
+import './brand.css';
 
 const HIGHLIGHTS: { icon: IconName; title: string; text: string }[] = [
   { icon: 'shield', title: 'Verified students only', text: 'Every account is checked against a student ID.' },
