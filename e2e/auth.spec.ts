@@ -70,12 +70,12 @@ test('forgot password: request a code, reset, return to login with the e-mail fi
   await page.getByText('Forgot password?').click();
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send code' }).click();
-  await expect(page.getByLabel('New password')).toBeVisible();
+  await expect(page.getByLabel('New password', { exact: true })).toBeVisible();
 
   let resetCode = signupCode;
   await expect.poll(async () => (resetCode = await codeFromMailbox(request, email))).not.toBe(signupCode);
   await page.getByLabel('Verification code').fill(resetCode);
-  await page.getByLabel('New password').fill('second-pass');
+  await page.getByLabel('New password', { exact: true }).fill('second-pass');
   await page.getByLabel('Confirm new password').fill('second-pass');
   await page.getByRole('button', { name: 'Reset password' }).click();
 

@@ -36,7 +36,12 @@ export async function startTestServer(options: StartOptions = {}) {
     },
   });
 
-  async function call(method: string, pathname: string, body?: unknown, token?: string): Promise<TestResponse> {
+  async function call(
+    method: string,
+    pathname: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<TestResponse> {
     const res = await fetch(running.url + pathname, {
       method,
       headers: {
