@@ -1,19 +1,56 @@
 import Dexie, { type EntityTable } from 'dexie';
-import type { User } from '@campus/protocol';
+import type {
+  ConversationItem,
+  DirectMessage,
+  Group,
+  GroupMessage,
+  MutationFrame,
+  UserListEntry,
+} from '@campus/protocol';
 
-/** A small key/value table for the sync cursor and similar per-user state. */
+/** A small key/value table: the sync cursor, the device id and mutation counter, the cached profile. */
 export interface MetaRow {
   key: string;
   value: unknown;
 }
 
+/** A direct message as cached: the wire shape plus the partner's id, so one chat is one index range. */
+export type LocalDirectMessage = DirectMessage & {
+  /** The other participant (to for own messages, from for theirs). */
+  peerId: string;
+  /** Why the server refused it, when status is 'failed'. */
+  error?: string;
+};
+
+export type LocalGroupMessage = GroupMessage & { error?: string };
+
+/** A queued write. `key` orders the queue; (deviceId, mid) is what the server deduplicates on. */
+export interface OutboxRow {
+  key?: number;
+  deviceId: string;
+  mid: number;
+  frame: MutationFrame;
+  createdAt: number;
+  /** Set once the frame went out on the current connection (sent again after a reconnect). */
+  sentAt?: number;
+}
+
 /**
  * The signed-in user's local cache. One database per user so that two accounts on one machine never see
- * each other's data; deleted on logout. Chat, confession and notification tables arrive with their features.
+ * each other's data; deleted on logout. Screens read it through live queries.
  */
 export type CampusDatabase = Dexie & {
   meta: EntityTable<MetaRow, 'key'>;
-  users: EntityTable<User, 'id'>;
+  users: EntityTable<UserListEntry, 'id'>;
+  conversations: EntityTable<ConversationItem, 'id'>;
+  messages: EntityTable<LocalDirectMessage, 'id'>;
+  groups: EntityTable<Group, 'id'>;
+  groupMessages: EntityTable<LocalGroupMessage, 'id'>;
+  outbox: EntityTable<OutboxRow, 'key'>;
+  /** Filled by the confessions, notifications and friends features. */
+  confessions: EntityTable<{ id: string }, 'id'>;
+  notifications: EntityTable<{ id: string }, 'id'>;
+  friends: EntityTable<{ id: string }, 'id'>;
 };
 
 export function databaseName(userId: string): string {
@@ -25,6 +62,18 @@ export function openUserDatabase(userId: string): CampusDatabase {
   db.version(1).stores({
     meta: 'key',
     users: 'id',
+  });
+  db.version(2).stores({
+    meta: 'key',
+    users: 'id',
+    conversations: 'id, lastMessageTimestamp',
+    messages: 'id, [peerId+timestamp], status',
+    groups: 'id',
+    groupMessages: 'id, [group+timestamp]',
+    outbox: '++key, [deviceId+mid]',
+    confessions: 'id',
+    notifications: 'id',
+    friends: 'id',
   });
   return db;
 }

@@ -1,0 +1,38 @@
+/** Timings of the realtime channel, shared by client and server. */
+export const REALTIME_TIMING = {
+  /** The server pings every connection this often; the client pings too, to notice a dead link. */
+  heartbeatMs: 10_000,
+  /** A peer silent this long is dropped (the issue's 30 s). */
+  deadPeerMs: 30_000,
+  /** The client gives a connection attempt this long to reach `welcome`. */
+  connectTimeoutMs: 20_000,
+  reconnectMinMs: 1_000,
+  reconnectMaxMs: 5_000,
+  /** How long the server waits for the `hello` frame after the upgrade. */
+  helloTimeoutMs: 10_000,
+} as const;
+
+export const SYNC = {
+  /** Changes per `changes` page of a pull. */
+  pullPageSize: 1000,
+  /** Conversations and messages per conversation a snapshot carries; older history loads on demand. */
+  snapshotConversations: 50,
+  snapshotMessagesPerConversation: 30,
+} as const;
+
+/** The realtime endpoint and the group-notes endpoint (`/notes/{groupId}`), on the same server. */
+export const REALTIME_PATH = '/ws';
+export const NOTES_PATH = '/notes';
+/** Sec-WebSocket-Protocol values of the notes socket: `campus-notes` then `token.<session token>`. */
+export const NOTES_SUBPROTOCOL = 'campus-notes';
+export const NOTES_TOKEN_PREFIX = 'token.';
+
+/** WebSocket close codes the server uses; the client stops reconnecting on 4401 and 4426. */
+export const CLOSE_CODES = {
+  unauthorized: 4401,
+  forbidden: 4403,
+  helloTimeout: 4408,
+  protocolVersion: 4426,
+  deadPeer: 4000,
+  shuttingDown: 1001,
+} as const;

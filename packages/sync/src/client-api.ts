@@ -1,0 +1,74 @@
+import type { MessageErrorFrame, UserRef } from '@campus/protocol';
+import type { CampusDatabase } from './database';
+
+export type ConnectionStatus = 'connecting' | 'online' | 'offline';
+
+/** A direct chat is addressed by the partner's id, a group by its id. */
+export type TypingTarget = { roomId: string } | { groupId: string };
+
+/** In-memory state that is never stored: presence, the online count and who is typing where. */
+export interface EphemeralState {
+  status: ConnectionStatus;
+  /** Online people among those the user talks with. */
+  online: ReadonlySet<string>;
+  /** Students online now, once the server has said. */
+  onlineCount: number | null;
+  /** Who is typing: key `u:<partnerId>` (that partner) or `g:<groupId>` (user ids). */
+  typing: ReadonlyMap<string, readonly string[]>;
+  /** Last-active times learnt from `user_offline`. */
+  lastActive: ReadonlyMap<string, string>;
+}
+
+export interface SyncClientOptions {
+  userId: string;
+  /** The session token, sent in the `hello` frame (never in the URL). */
+  token: string;
+  /** HTTP origin of the server ('' in the browser means the page's origin). */
+  baseUrl: string;
+  /** WebSocket URL of `/ws`. */
+  wsUrl: string;
+  /** Injected in tests: an open database, a WebSocket class (Node's global or a proxy), a fetch. */
+  db?: CampusDatabase;
+  WebSocketImpl?: typeof WebSocket;
+  fetchImpl?: typeof fetch;
+}
+
+/**
+ * The local-first client: owns the user's Dexie database, the realtime connection, the outbox and the
+ * sync cursor. Screens read Dexie through live queries and write through these methods; every write is
+ * applied locally at once and delivered exactly once when the connection allows.
+ */
+export interface SyncClient {
+  readonly db: CampusDatabase;
+  readonly userId: string;
+  start(): void;
+  stop(): Promise<void>;
+
+  getState(): EphemeralState;
+  /** For useSyncExternalStore: called whenever getState() would return a new object. */
+  subscribe(listener: () => void): () => void;
+  /** `message_error` frames (refused events and rejected writes), for the views that show them. */
+  onMessageError(listener: (error: MessageErrorFrame) => void): () => void;
+
+  /** Writes (optimistic, queued). They resolve with the new message's id once it is in Dexie. */
+  sendDirectMessage(to: UserRef, content: string, replyTo?: string | null): Promise<string>;
+  sendGroupMessage(groupId: string, content: string): Promise<string>;
+  markRead(partnerId: string, messageIds: readonly string[]): Promise<void>;
+  react(messageId: string, emoji: string, toUserId: string): Promise<void>;
+  /** Re-queues a failed message, or removes it. */
+  retry(messageId: string): Promise<void>;
+  discard(messageId: string): Promise<void>;
+
+  /** Ephemeral events: sent only while connected, dropped otherwise. */
+  typing(target: TypingTarget): void;
+  stopTyping(target: TypingTarget): void;
+  joinChat(peerId: string): void;
+  joinGroup(groupId: string): void;
+
+  /**
+   * History through REST, stored into Dexie: page n (from 1) of 30, newest first on the wire.
+   * Resolves with how many messages the page had (under 30 means no more).
+   */
+  loadDirectPage(partnerId: string, page: number): Promise<number>;
+  loadGroupPage(groupId: string, page: number): Promise<number>;
+}
