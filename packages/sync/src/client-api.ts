@@ -20,7 +20,8 @@ export interface EphemeralState {
 }
 
 export interface SyncClientOptions {
-  userId: string;
+  /** The signed-in user as optimistic rows show them. */
+  self: UserRef;
   /** The session token, sent in the `hello` frame (never in the URL). */
   token: string;
   /** HTTP origin of the server ('' in the browser means the page's origin). */
@@ -41,6 +42,7 @@ export interface SyncClientOptions {
 export interface SyncClient {
   readonly db: CampusDatabase;
   readonly userId: string;
+  /** Connects (and keeps reconnecting) until stop(). */
   start(): void;
   stop(): Promise<void>;
 
