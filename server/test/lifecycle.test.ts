@@ -14,7 +14,23 @@ describe('database lifecycle', () => {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
     const tables = async () => (await db.introspection.getTables()).map((t) => t.name).sort();
-    expect(await tables()).toEqual(['one_time_codes', 'sessions', 'users']);
+    expect(await tables()).toEqual([
+      'attachments',
+      'change_audience',
+      'change_log',
+      'device_mutations',
+      'direct_conversations',
+      'direct_messages',
+      'group_members',
+      'group_messages',
+      'group_notes_updates',
+      'groups',
+      'message_reactions',
+      'mutation_rejects',
+      'one_time_codes',
+      'sessions',
+      'users',
+    ]);
     let step;
     do step = await migrator.migrateDown();
     while (step.results?.length && !step.error);

@@ -42,8 +42,125 @@ export interface OneTimeCodesTable {
   payload: string | null;
 }
 
+export interface DirectMessagesTable {
+  id: string;
+  /** "<smaller user id>:<larger user id>" */
+  pair: string;
+  sender_id: string;
+  recipient_id: string;
+  content: string;
+  created_at: string;
+  status: 'sent' | 'delivered' | 'read';
+  reply_to: string | null;
+  attachment_key: string | null;
+  attachment_type: 'image' | 'file' | null;
+  seq: number;
+}
+
+export interface MessageReactionsTable {
+  message_id: string;
+  user_id: string;
+  emoji: string;
+}
+
+export interface DirectConversationsTable {
+  user_id: string;
+  peer_id: string;
+  last_message_id: string;
+  last_seq: number;
+  unread_count: Generated<number>;
+}
+
+export interface GroupsTable {
+  id: string;
+  name: string;
+  created_by: string;
+  created_at: string;
+  avatar_url: string | null;
+  last_message_id: string | null;
+  last_seq: Generated<number>;
+}
+
+export interface GroupMembersTable {
+  group_id: string;
+  user_id: string;
+  joined_at: string;
+  /** The last group seq this member has seen: unread = group messages with a larger seq. */
+  read_seq: Generated<number>;
+}
+
+export interface GroupMessagesTable {
+  id: string;
+  group_id: string;
+  sender_id: string;
+  content: string;
+  created_at: string;
+  attachment_key: string | null;
+  attachment_type: 'image' | 'file' | null;
+  seq: number;
+}
+
+export interface AttachmentsTable {
+  key: string;
+  owner_id: string;
+  /** "pair:<a>:<b>" or "group:<id>": who may be handed a signed URL. */
+  scope: string;
+  content_type: string;
+  size: number;
+  file_name: string;
+  created_at: string;
+}
+
+export interface ChangeLogTable {
+  seq: number;
+  type: string;
+  /** The change exactly as sent on the wire (JSON, seq included). */
+  payload: string;
+  created_ms: number;
+}
+
+export interface ChangeAudienceTable {
+  /** "u:<userId>" or "g:<groupId>" */
+  audience: string;
+  seq: number;
+}
+
+export interface DeviceMutationsTable {
+  device_id: string;
+  user_id: string;
+  last_mid: number;
+  updated_ms: number;
+}
+
+export interface MutationRejectsTable {
+  device_id: string;
+  mid: number;
+  error: string;
+  context: string;
+  created_ms: number;
+}
+
+export interface GroupNotesUpdatesTable {
+  id: Generated<number>;
+  group_id: string;
+  update_data: Uint8Array;
+  created_ms: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   one_time_codes: OneTimeCodesTable;
+  direct_messages: DirectMessagesTable;
+  message_reactions: MessageReactionsTable;
+  direct_conversations: DirectConversationsTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  group_messages: GroupMessagesTable;
+  attachments: AttachmentsTable;
+  change_log: ChangeLogTable;
+  change_audience: ChangeAudienceTable;
+  device_mutations: DeviceMutationsTable;
+  mutation_rejects: MutationRejectsTable;
+  group_notes_updates: GroupNotesUpdatesTable;
 }
