@@ -13,6 +13,7 @@ import { loadOrCreateSecret } from './lib/secret';
 import { deleteExpiredSessions } from './lib/auth/sessions';
 import type { AppDeps } from './lib/deps';
 import { countUsers } from './modules/users/repo';
+import { createRealtimeHub } from './realtime/hub';
 
 export interface StartOptions {
   config?: Partial<Config>;
@@ -31,7 +32,7 @@ export interface RunningServer {
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config: Config = { ...loadConfig(), ...options.config };
   const log = createLogger(config.logLevel);
-  const { db, close } = openDatabase(path.join(config.dataDir, 'campus-talk.sqlite'));
+  const { db, sqlite, close } = openDatabase(path.join(config.dataDir, 'campus-talk.sqlite'));
   const applied = await migrateToLatest(db);
   if (applied.length) log.info({ applied }, 'database migrated');
 
@@ -43,15 +44,19 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ? createSmtpMailer(config.smtpUrl, config.mailFrom)
     : (devMailbox ?? refusingMailer());
 
+  const now = options.now ?? Date.now;
+  const realtime = createRealtimeHub(sqlite, { now });
   const deps: AppDeps = {
     config,
     db,
+    sqlite,
+    realtime,
     log,
     mailer,
     devMailbox,
     secret: loadOrCreateSecret(config.dataDir, 'otp'),
     rateRules: { ...DEFAULT_AUTH_RATE_RULES, ...options.rateRules },
-    now: options.now ?? Date.now,
+    now,
   };
   const app = createApp(deps);
 
@@ -81,6 +86,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           // Keep-alive sockets would hold close() open; they carry no in-flight work we must wait for.
           if ('closeAllConnections' in server) server.closeAllConnections();
         });
+        realtime.close();
         mailer.close();
         await close();
       })();

@@ -1,14 +1,20 @@
+import type SQLite from 'better-sqlite3';
 import type { Config } from '../config';
 import type { DB } from './db/database';
 import type { Logger } from './logger';
 import type { DevMailbox } from './mail/dev-mailbox';
 import type { Mailer } from './mail/mailer';
 import type { AuthRateRules } from './rate-limit';
+import type { RealtimeHub } from '../realtime/hub';
 
 /** Everything a feature needs from the outside world, passed in so tests can start a real server on temp data. */
 export interface AppDeps {
   config: Config;
   db: DB;
+  /** The raw better-sqlite3 handle: synchronous prepared statements for the realtime hot path. */
+  sqlite: SQLite.Database;
+  /** The change log and live fan-out; every synced write goes through `realtime.commit`. */
+  realtime: RealtimeHub;
   log: Logger;
   mailer: Mailer;
   /** Set when mail goes to the development mailbox instead of SMTP. */
