@@ -8,6 +8,7 @@ import { mountWebApp } from './lib/static-web';
 import { authRoutes } from './modules/auth/routes';
 import { devMailboxRoutes } from './modules/dev/routes';
 import { healthRoutes } from './modules/health/routes';
+import { notesRoutes } from './modules/notes/routes';
 
 /** JSON bodies of this API are small; uploads get their own limits on their own routes. */
 const MAX_JSON_BODY = 64 * 1024;
@@ -24,6 +25,8 @@ export function createApp(deps: AppDeps) {
 
   app.route('/healthz', healthRoutes(deps));
   app.route('/api/auth', authRoutes(deps));
+  // Group notes: a WebSocket per group, authorized before the upgrade (NOTES_PATH of @campus/protocol).
+  app.route('/notes', notesRoutes(deps));
   if (deps.devMailbox) app.route('/dev', devMailboxRoutes(deps.devMailbox));
 
   app.all('/api/*', (c) => c.json({ error: SERVER_MSG.notFound }, 404));

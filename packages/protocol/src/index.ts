@@ -14,3 +14,4 @@ export * from './chat/rest';
 export * from './realtime/constants';
 export * from './realtime/client-frames';
 export * from './realtime/server-frames';
+export * from './notes/limits';

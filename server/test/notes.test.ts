@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import { WebsocketProvider } from 'y-websocket';
+import {
+  CLOSE_CODES,
+  NOTES,
+  NOTES_SUBPROTOCOL,
+  NOTES_TOKEN_PREFIX,
+  REALTIME_ERRORS,
+  SERVER_MSG,
+} from '@campus/protocol';
+import { startTestServer, type TestServer } from './support/test-server';
+
+interface Student {
+  token: string;
+  userId: string;
+}
+
+let server: TestServer;
+let dataDir: string;
+const providers: WebsocketProvider[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  dataDir = server.dataDir;
+});
+afterEach(() => {
+  for (const provider of providers.splice(0)) provider.destroy();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** Signs a student up through the real auth routes, reading the code from the dev mailbox. */
+async function signUp(firstName: string): Promise<Student> {
+  const email = `${firstName.toLowerCase()}-${randomUUID().slice(0, 8)}@uni.edu`;
+  const signup = await server.post('/api/auth/signup', {
+    firstName,
+    lastName: 'Test',
+    email,
+    password: 'secret12',
+    phoneNumber: '',
+  });
+  expect(signup.status).toBeLessThan(300);
+  const mail = server.deps.devMailbox?.list().find((m) => m.to === email);
+  const code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1];
+  const res = await server.post('/api/auth/verify-otp', { email, otpCode: code });
+  expect(res.status).toBe(201);
+  return { token: res.body.token as string, userId: (res.body.user as { id: string }).id };
+}
+
+/** POST /api/groups is another helper's work; the notes only need the rows. */
+function createGroup(owner: Student, members: Student[]): string {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  const db = server.deps.sqlite;
+  db.prepare('INSERT INTO groups (id, name, created_by, created_at) VALUES (?, ?, ?, ?)').run(
+    id,
+    'Study group',
+    owner.userId,
+    now,
+  );
+  const addMember = db.prepare('INSERT INTO group_members (group_id, user_id, joined_at) VALUES (?, ?, ?)');
+  for (const member of [owner, ...members]) addMember.run(id, member.userId, now);
+  return id;
+}
+
+const notesUrl = () => `${server.url.replace(/^http/, 'ws')}/notes`;
+
+function openNotes(student: Student, groupId: string, doc = new Y.Doc()) {
+  const provider = new WebsocketProvider(notesUrl(), groupId, doc, {
+    protocols: [NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX + student.token],
+    WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket,
+    disableBc: true,
+  });
+  providers.push(provider);
+  return { doc, text: doc.getText(NOTES.textName), provider };
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Tries an upgrade with a plain `ws` client and reports the HTTP status, or 101 if a socket opened. */
+function upgradeStatus(url: string, protocols: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, protocols);
+    socket.on('open', () => {
+      socket.close();
+      resolve(101);
+    });
+    socket.on('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.on('error', (err) => reject(err));
+  });
+}
+
+const storedRows = (groupId: string) =>
+  server.deps.sqlite
+    .prepare('SELECT count(*) AS n FROM group_notes_updates WHERE group_id = ?')
+    .all(groupId) as { n: number }[];
+
+describe('group notes over /notes/:groupId', () => {
+  let ana: Student;
+  let ben: Student;
+  let eve: Student;
+  let groupId: string;
+
+  beforeAll(async () => {
+    ana = await signUp('Ana');
+    ben = await signUp('Ben');
+    eve = await signUp('Eve');
+    groupId = createGroup(ana, [ben]);
+  });
+
+  it('two members edit the same notes and each sees the other’s text', async () => {
+    const a = openNotes(ana, groupId);
+    const b = openNotes(ben, groupId);
+    await until(() => a.provider.synced && b.provider.synced, 'both clients to sync');
+
+    a.text.insert(0, 'Exam on Friday. ');
+    await until(() => b.text.toString() === 'Exam on Friday. ', 'Ben to see Ana’s line');
+    b.text.insert(b.text.length, 'Bring calculators.');
+    await until(() => a.text.toString() === 'Exam on Friday. Bring calculators.', 'Ana to see Ben’s line');
+    expect(b.text.toString()).toBe(a.text.toString());
+  });
+
+  it('keeps the notes in SQLite across a server restart, compacted to one row', async () => {
+    await until(() => storedRows(groupId)[0]?.n === 1, 'the last close to compact the rows');
+    await server.stop();
+    server = await startTestServer({ config: { dataDir } });
+
+    const again = openNotes(ben, groupId);
+    await until(() => again.provider.synced, 'Ben to sync after the restart');
+    expect(again.text.toString()).toBe('Exam on Friday. Bring calculators.');
+  });
+
+  it('refuses a non-member with 403 and no socket, and a missing or bad token with 401', async () => {
+    const url = `${notesUrl()}/${groupId}`;
+    expect(await upgradeStatus(url, [NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX + eve.token])).toBe(403);
+    expect(await upgradeStatus(url, [NOTES_SUBPROTOCOL])).toBe(401);
+    expect(await upgradeStatus(url, [NOTES_SUBPROTOCOL, `${NOTES_TOKEN_PREFIX}${'a'.repeat(32)}`])).toBe(401);
+    expect(
+      await upgradeStatus(`${notesUrl()}/${randomUUID()}`, [
+        NOTES_SUBPROTOCOL,
+        NOTES_TOKEN_PREFIX + ana.token,
+      ]),
+    ).toBe(403);
+    // A member's own upgrade works, so the refusals above are about who asks, not the request's shape.
+    expect(await upgradeStatus(url, [NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX + ana.token])).toBe(101);
+
+    const plain = await fetch(`${server.url}/notes/${groupId}`, {
+      headers: { 'sec-websocket-protocol': `${NOTES_SUBPROTOCOL}, ${NOTES_TOKEN_PREFIX}${eve.token}` },
+    });
+    expect(plain.status).toBe(403);
+    expect(await plain.json()).toEqual({ error: REALTIME_ERRORS.notGroupMember });
+  });
+
+  it('does not take the token from the query string', async () => {
+    const url = `${notesUrl()}/${groupId}?token=${ana.token}`;
+    expect(await upgradeStatus(url, [NOTES_SUBPROTOCOL])).toBe(401);
+    const plain = await fetch(`${server.url}/notes/${groupId}?token=${ana.token}`);
+    expect(await plain.json()).toEqual({ error: SERVER_MSG.unauthorized });
+  });
+
+  it('closes the socket of a member removed from the group at their next edit', async () => {
+    const other = createGroup(ana, [ben]);
+    const b = openNotes(ben, other);
+    const closed = new Promise<number>((resolve) => b.provider.on('closed', (event) => resolve(event.code)));
+    await until(() => b.provider.synced, 'Ben to sync');
+    server.deps.sqlite
+      .prepare('DELETE FROM group_members WHERE group_id = ? AND user_id = ?')
+      .run(other, ben.userId);
+    b.text.insert(0, 'sneaky edit');
+    expect(await closed).toBe(CLOSE_CODES.forbidden);
+    const a = openNotes(ana, other);
+    await until(() => a.provider.synced, 'Ana to sync');
+    expect(a.text.toString()).toBe('');
+  });
+
+  it('stops a document from growing past the size limit', async () => {
+    const big = createGroup(ana, []);
+    const a = openNotes(ana, big);
+    const closed = new Promise<number>((resolve) => a.provider.on('closed', (event) => resolve(event.code)));
+    await until(() => a.provider.synced, 'Ana to sync');
+    const chunk = 'x'.repeat(60_000);
+    for (let i = 0; i * chunk.length <= NOTES.maxDocBytes; i++) {
+      a.text.insert(a.text.length, chunk);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(await closed).toBe(NOTES.closeTooLarge);
+
+    const fresh = openNotes(ana, big);
+    await until(() => fresh.provider.synced, 'a fresh client to sync');
+    expect(fresh.text.length).toBeGreaterThan(0);
+    expect(Y.encodeStateAsUpdate(fresh.doc).byteLength).toBeLessThanOrEqual(NOTES.maxDocBytes);
+  });
+});
