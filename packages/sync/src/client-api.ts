@@ -1,5 +1,6 @@
 import type { MessageErrorFrame, UserRef } from '@campus/protocol';
 import type { CampusDatabase } from './database';
+import type { RealtimeTiming } from './realtime-connection';
 
 export type ConnectionStatus = 'connecting' | 'online' | 'offline';
 
@@ -32,6 +33,10 @@ export interface SyncClientOptions {
   db?: CampusDatabase;
   WebSocketImpl?: typeof WebSocket;
   fetchImpl?: typeof fetch;
+  /** Overrides of REALTIME_TIMING (tests shorten them). */
+  timing?: Partial<RealtimeTiming>;
+  /** Source of reconnect jitter (tests seed it). */
+  random?: () => number;
 }
 
 /**

@@ -1,10 +1,12 @@
-import Dexie, { type EntityTable } from 'dexie';
+import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
 import type {
   ConversationItem,
   DirectMessage,
   Group,
   GroupMessage,
+  MessageStatus,
   MutationFrame,
+  Reaction,
   UserListEntry,
 } from '@campus/protocol';
 
@@ -24,6 +26,14 @@ export type LocalDirectMessage = DirectMessage & {
 
 export type LocalGroupMessage = GroupMessage & { error?: string };
 
+/**
+ * What a queued write changed optimistically beyond its own row, so a reject can put it back.
+ * Sends need none: their message row itself turns 'failed'.
+ */
+export type OutboxUndo =
+  | { kind: 'read'; partnerId: string; statuses: Record<string, MessageStatus>; unreadCount: number | null }
+  | { kind: 'reaction'; messageId: string; reactions: Reaction[] };
+
 /** A queued write. `key` orders the queue; (deviceId, mid) is what the server deduplicates on. */
 export interface OutboxRow {
   key?: number;
@@ -33,6 +43,7 @@ export interface OutboxRow {
   createdAt: number;
   /** Set once the frame went out on the current connection (sent again after a reconnect). */
   sentAt?: number;
+  undo?: OutboxUndo;
 }
 
 /**
@@ -57,8 +68,9 @@ export function databaseName(userId: string): string {
   return `campus-talk-${userId}`;
 }
 
-export function openUserDatabase(userId: string): CampusDatabase {
-  const db = new Dexie(databaseName(userId)) as CampusDatabase;
+/** `dexieOptions` lets tests give each simulated device its own IndexedDB factory. */
+export function openUserDatabase(userId: string, dexieOptions?: DexieOptions): CampusDatabase {
+  const db = new Dexie(databaseName(userId), dexieOptions) as CampusDatabase;
   db.version(1).stores({
     meta: 'key',
     users: 'id',
@@ -74,6 +86,12 @@ export function openUserDatabase(userId: string): CampusDatabase {
     confessions: 'id',
     notifications: 'id',
     friends: 'id',
+  });
+  // v3: server order (seq) within a chat, and outbox lookup by message id (a stored own message settles it).
+  db.version(3).stores({
+    messages: 'id, [peerId+timestamp], [peerId+seq], status',
+    groupMessages: 'id, [group+timestamp], [group+seq]',
+    outbox: '++key, [deviceId+mid], frame.id',
   });
   return db;
 }

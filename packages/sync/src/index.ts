@@ -6,6 +6,7 @@ export {
   type LocalDirectMessage,
   type LocalGroupMessage,
   type OutboxRow,
+  type OutboxUndo,
   type MetaRow,
 } from './database';
 export type {
@@ -15,3 +16,7 @@ export type {
   SyncClientOptions,
   TypingTarget,
 } from './client-api';
+export { createSyncClient } from './sync-client';
+export { reconnectDelay } from './backoff';
+export { directTypingKey, groupTypingKey } from './ephemeral-state';
+export type { RealtimeTiming } from './realtime-connection';

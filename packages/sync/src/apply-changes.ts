@@ -1,0 +1,98 @@
+import type { Change, Group } from '@campus/protocol';
+import type { CampusDatabase } from './database';
+import { noteDirectMessage, noteGroupMessage, setUnread } from './conversations';
+import { isUpgrade } from './message-status';
+import { settleOwnSend, storeDirectMessages, storeGroupMessages } from './message-store';
+import { readCursor, writeCursor } from './meta';
+
+/** Every table a change may touch, so one transaction covers a whole page and its cursor. */
+export function syncTables(db: CampusDatabase) {
+  return [db.meta, db.conversations, db.messages, db.groups, db.groupMessages, db.outbox, db.users];
+}
+
+/**
+ * Applies changes in seq order and advances the cursor in the same transaction, so a page is applied
+ * whole or not at all. Changes at or below the cursor were applied before and are skipped: this is what
+ * makes a re-sent page or a live push that the pull also returned harmless. `pageCursor` (a pull's answer)
+ * may move the cursor past the last change. Returns the changes actually applied.
+ */
+export async function applyChanges(
+  db: CampusDatabase,
+  selfId: string,
+  changes: readonly Change[],
+  pageCursor?: number,
+): Promise<Change[]> {
+  const ordered = [...changes].sort((a, b) => a.seq - b.seq);
+  return db.transaction('rw', syncTables(db), async () => {
+    let cursor = await readCursor(db);
+    const applied: Change[] = [];
+    for (const change of ordered) {
+      if (change.seq <= cursor) continue;
+      await applyChange(db, selfId, change);
+      cursor = change.seq;
+      applied.push(change);
+    }
+    const next = Math.max(cursor, pageCursor ?? 0);
+    if (next !== (await readCursor(db))) await writeCursor(db, next);
+    return applied;
+  });
+}
+
+async function applyChange(db: CampusDatabase, selfId: string, change: Change): Promise<void> {
+  switch (change.type) {
+    case 'receive_message': {
+      const fresh = await storeDirectMessages(db, selfId, [change.message]);
+      await noteDirectMessage(db, selfId, change.message, fresh.has(change.message.id));
+      if (change.message.from.id === selfId) await settleOwnSend(db, change.message.id);
+      return;
+    }
+    case 'receive_group_message': {
+      const fresh = await storeGroupMessages(db, [change.message]);
+      await noteGroupMessage(db, selfId, change.message, fresh.has(change.message.id));
+      if (change.message.from.id === selfId) await settleOwnSend(db, change.message.id);
+      return;
+    }
+    case 'peer_read_messages': {
+      const rows = await db.messages.bulkGet(change.messageIds);
+      const upgraded = rows.flatMap((row) =>
+        row && isUpgrade(row.status, change.status) ? [{ ...row, status: change.status }] : [],
+      );
+      if (upgraded.length) await db.messages.bulkPut(upgraded);
+      if (change.readerId === selfId && change.status === 'read') {
+        const conversationId = change.groupId ?? rows.find((r) => r)?.peerId ?? change.chatPartnerId;
+        await setUnread(db, conversationId, 0);
+      }
+      return;
+    }
+    case 'chat-reaction': {
+      const row = await db.messages.get(change.messageId);
+      if (!row) return;
+      const others = row.reactions.filter((r) => r.userId !== change.fromUserId);
+      const reactions = change.emoji
+        ? [...others, { emoji: change.emoji, userId: change.fromUserId }]
+        : others;
+      await db.messages.put({ ...row, reactions });
+      return;
+    }
+    case 'group_joined':
+      await joinGroup(db, change.group);
+      return;
+  }
+}
+
+async function joinGroup(db: CampusDatabase, group: Group): Promise<void> {
+  await db.groups.put(group);
+  const current = await db.conversations.get(group.id);
+  await db.conversations.put({
+    id: group.id,
+    name: group.name,
+    avatarUrl: group.avatarUrl,
+    lastMessageSnippet: current?.lastMessageSnippet ?? '',
+    // A new group sorts by its creation time until its first message.
+    lastMessageTimestamp: current?.lastMessageTimestamp ?? group.createdAt,
+    unreadCount: current?.unreadCount ?? 0,
+    isGroup: true,
+    email: null,
+    lastActiveAt: null,
+  });
+}

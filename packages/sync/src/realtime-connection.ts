@@ -1,0 +1,198 @@
+import {
+  CLOSE_CODES,
+  PROTOCOL_VERSION,
+  type REALTIME_TIMING,
+  serverFrameSchema,
+  type ClientFrame,
+  type ServerFrame,
+  type WelcomeFrame,
+} from '@campus/protocol';
+import { reconnectDelay } from './backoff';
+import type { ConnectionStatus } from './client-api';
+
+export type RealtimeTiming = Pick<
+  typeof REALTIME_TIMING,
+  'heartbeatMs' | 'deadPeerMs' | 'connectTimeoutMs' | 'reconnectMinMs' | 'reconnectMaxMs'
+>;
+
+export interface ConnectionEvents {
+  /** A session reached `welcome`. `generation` numbers sessions so work of a dead one can be told apart. */
+  welcome(frame: WelcomeFrame, generation: number): void;
+  frame(frame: ServerFrame, generation: number): void;
+  status(status: ConnectionStatus): void;
+  /** The server refused us for good (bad session or outdated app): no more reconnects. */
+  refused(code: number): void;
+}
+
+export interface ConnectionOptions {
+  url: string;
+  token: string;
+  WebSocketImpl: typeof WebSocket;
+  timing: RealtimeTiming;
+  random: () => number;
+  events: ConnectionEvents;
+}
+
+/** WebSocket ready states (numbers, so injected implementations need not define the constants). */
+const CONNECTING = 0;
+const OPEN = 1;
+
+const FINAL_CLOSE_CODES: readonly number[] = [CLOSE_CODES.unauthorized, CLOSE_CODES.protocolVersion];
+
+/**
+ * One logical realtime channel over a succession of WebSockets: hello → welcome handshake with a connect
+ * timeout, client pings, dead-peer detection, and reconnects with jittered backoff until stopped.
+ */
+export class RealtimeConnection {
+  private socket: WebSocket | null = null;
+  private generation = 0;
+  private welcomed = false;
+  private running = false;
+  private attempt = 0;
+  private lastFrameAt = 0;
+  private lastPingAt = 0;
+  private connectTimer: ReturnType<typeof setTimeout> | undefined;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly options: ConnectionOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.open();
+  }
+
+  stop(): void {
+    this.running = false;
+    clearTimeout(this.reconnectTimer);
+    this.drop(1000);
+    this.options.events.status('offline');
+  }
+
+  /** Sends on the current session if it is past `welcome`; false when the frame could not go out. */
+  send(frame: ClientFrame, generation = this.generation): boolean {
+    const socket = this.socket;
+    if (!this.isLive(generation) || !socket || socket.readyState !== OPEN) return false;
+    socket.send(JSON.stringify(frame));
+    return true;
+  }
+
+  isLive(generation: number): boolean {
+    return this.welcomed && generation === this.generation && this.socket !== null;
+  }
+
+  private open(): void {
+    const { WebSocketImpl, url, timing, events } = this.options;
+    this.generation += 1;
+    this.welcomed = false;
+    events.status('connecting');
+    let socket: WebSocket;
+    try {
+      socket = new WebSocketImpl(url);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    this.connectTimer = setTimeout(() => this.lose(), timing.connectTimeoutMs);
+    socket.onopen = () => {
+      const hello: ClientFrame = { type: 'hello', v: PROTOCOL_VERSION, token: this.options.token };
+      socket.send(JSON.stringify(hello));
+    };
+    socket.onmessage = (event: MessageEvent) => this.receive(event.data);
+    socket.onclose = (event: CloseEvent) => {
+      if (socket !== this.socket) return;
+      if (FINAL_CLOSE_CODES.includes(event.code)) {
+        this.running = false;
+        this.drop(1000);
+        events.status('offline');
+        events.refused(event.code);
+        return;
+      }
+      this.lose();
+    };
+    // An error is always followed by close, which decides what happens next.
+    socket.onerror = () => {};
+  }
+
+  private receive(data: unknown): void {
+    if (typeof data !== 'string') return;
+    this.lastFrameAt = Date.now();
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch {
+      return;
+    }
+    const parsed = serverFrameSchema.safeParse(json);
+    if (!parsed.success) return;
+    const frame = parsed.data;
+    if (frame.type === 'welcome' && !this.welcomed) {
+      this.welcomed = true;
+      this.attempt = 0;
+      clearTimeout(this.connectTimer);
+      this.startHeartbeat();
+      this.options.events.status('online');
+      this.options.events.welcome(frame, this.generation);
+      return;
+    }
+    this.options.events.frame(frame, this.generation);
+  }
+
+  private startHeartbeat(): void {
+    const { heartbeatMs, deadPeerMs } = this.options.timing;
+    this.lastPingAt = Date.now();
+    clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = setInterval(
+      () => {
+        const now = Date.now();
+        if (now - this.lastFrameAt > deadPeerMs) {
+          this.lose();
+          return;
+        }
+        if (now - this.lastPingAt >= heartbeatMs) {
+          this.lastPingAt = now;
+          this.send({ type: 'ping', t: now });
+        }
+      },
+      Math.max(50, Math.min(heartbeatMs, deadPeerMs / 3)),
+    );
+  }
+
+  /** The session is gone (closed, timed out or silent): forget it at once and plan the next one. */
+  private lose(): void {
+    this.drop(4000);
+    if (!this.running) return;
+    this.options.events.status('offline');
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    clearTimeout(this.reconnectTimer);
+    const delay = reconnectDelay(this.attempt, this.options.timing, this.options.random);
+    this.attempt += 1;
+    this.reconnectTimer = setTimeout(() => {
+      if (this.running) this.open();
+    }, delay);
+  }
+
+  /** Detaches and closes the current socket without waiting for a closing handshake a dead link never ends. */
+  private drop(code: number): void {
+    clearTimeout(this.connectTimer);
+    clearInterval(this.heartbeatTimer);
+    const socket = this.socket;
+    this.socket = null;
+    this.welcomed = false;
+    if (!socket) return;
+    socket.onopen = null;
+    socket.onmessage = null;
+    socket.onclose = null;
+    socket.onerror = () => {};
+    try {
+      if (socket.readyState === OPEN || socket.readyState === CONNECTING) socket.close(code);
+    } catch {
+      // Closing a socket that never opened may throw in some implementations; it is gone either way.
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import type { SyncResetFrame } from '@campus/protocol';
+import type { CampusDatabase, LocalDirectMessage, LocalGroupMessage } from './database';
+import { syncTables } from './apply-changes';
+import { toLocalDirect } from './message-store';
+import { writeCursor } from './meta';
+
+/** Rows that exist only on this device (queued or refused writes) survive a reset: the outbox still owns them. */
+const localOnly = (row: LocalDirectMessage | LocalGroupMessage): boolean =>
+  row.status === 'sending' || row.status === 'failed';
+
+/**
+ * `sync_reset`: the cursor was 0 or too old. Replaces the synced tables with the snapshot and sets the
+ * cursor, all in one transaction. The outbox, the meta rows and this device's pending messages stay.
+ */
+export async function applySnapshot(
+  db: CampusDatabase,
+  selfId: string,
+  reset: SyncResetFrame,
+): Promise<void> {
+  await db.transaction('rw', syncTables(db), async () => {
+    const pending = (await db.messages.where('status').anyOf('sending', 'failed').toArray()).filter(
+      localOnly,
+    );
+    const pendingGroup = (await db.groupMessages.toArray()).filter(localOnly);
+    await Promise.all([
+      db.conversations.clear(),
+      db.messages.clear(),
+      db.groups.clear(),
+      db.groupMessages.clear(),
+      db.users.clear(),
+    ]);
+    await db.users.bulkPut(reset.users);
+    await db.groups.bulkPut(reset.groups);
+    await db.conversations.bulkPut(reset.conversations);
+    await db.messages.bulkPut(reset.messages.map((m) => toLocalDirect(m, selfId)));
+    await db.groupMessages.bulkPut(reset.groupMessages.map((m) => ({ ...m, status: m.status ?? 'sent' })));
+    const snapshotIds = new Set([...reset.messages, ...reset.groupMessages].map((m) => m.id));
+    await db.messages.bulkPut(pending.filter((m) => !snapshotIds.has(m.id)));
+    await db.groupMessages.bulkPut(pendingGroup.filter((m) => !snapshotIds.has(m.id)));
+    // Own writes the snapshot already holds were stored: their queued sends are settled.
+    if (snapshotIds.size)
+      await db.outbox
+        .where('frame.id')
+        .anyOf([...snapshotIds])
+        .delete();
+    await writeCursor(db, reset.cursor);
+  });
+}

@@ -1,0 +1,311 @@
+import {
+  REALTIME_TIMING,
+  type Change,
+  type ChangesFrame,
+  type ClientFrame,
+  type MessageErrorFrame,
+  type ServerFrame,
+  type SyncResetFrame,
+  type UserRef,
+} from '@campus/protocol';
+import type { SyncClient, SyncClientOptions, TypingTarget } from './client-api';
+import { openUserDatabase, type CampusDatabase } from './database';
+import { applyChanges, syncTables } from './apply-changes';
+import { directTypingKey, EphemeralStore, groupTypingKey } from './ephemeral-state';
+import { loadDirectPage, loadGroupPage, type HistoryContext } from './history';
+import { readCursor } from './meta';
+import {
+  writeDirectMessage,
+  writeDiscard,
+  writeGroupMessage,
+  writeMarkRead,
+  writeReaction,
+  writeRetry,
+  type Writer,
+} from './mutations';
+import { MutationIds, rollback, rowsAfter, settle } from './outbox';
+import { RealtimeConnection } from './realtime-connection';
+import { applySnapshot } from './snapshot';
+import { TaskQueue } from './task-queue';
+
+/** offline: no session; pulling: catching up since the cursor (live pushes wait); live: caught up. */
+type Phase = 'offline' | 'pulling' | 'live';
+
+const CHANGE_TYPES: ReadonlySet<string> = new Set<Change['type']>([
+  'receive_message',
+  'receive_group_message',
+  'peer_read_messages',
+  'chat-reaction',
+  'group_joined',
+]);
+const isChange = (frame: ServerFrame): frame is Change => CHANGE_TYPES.has(frame.type) && 'seq' in frame;
+
+export function createSyncClient(options: SyncClientOptions): SyncClient {
+  return new SyncEngine(options);
+}
+
+class SyncEngine implements SyncClient {
+  readonly db: CampusDatabase;
+  readonly userId: string;
+  private readonly self: UserRef;
+  private readonly store = new EphemeralStore();
+  private readonly queue = new TaskQueue((error) => console.error('[sync]', error));
+  private readonly ids = new MutationIds();
+  private readonly connection: RealtimeConnection;
+  private readonly history: HistoryContext;
+  private readonly errorListeners = new Set<(error: MessageErrorFrame) => void>();
+  private phase: Phase = 'offline';
+  /** The session whose pull this engine follows, and how far its outbox went out on it. */
+  private session = 0;
+  private sentKey = 0;
+  /** Live pushes heard during a pull; applied after its last page (the cursor skips what the pull covered). */
+  private held: Change[] = [];
+  /** Consecutive live changes become one task and one transaction. */
+  private openBatch: Change[] | null = null;
+
+  constructor(options: SyncClientOptions) {
+    this.self = options.self;
+    this.userId = options.self.id;
+    this.db = options.db ?? openUserDatabase(options.self.id);
+    this.history = {
+      db: this.db,
+      selfId: this.userId,
+      baseUrl: options.baseUrl,
+      token: options.token,
+      fetchImpl: options.fetchImpl ?? ((input, init) => globalThis.fetch(input, init)),
+    };
+    this.connection = new RealtimeConnection({
+      url: options.wsUrl,
+      token: options.token,
+      WebSocketImpl: options.WebSocketImpl ?? globalThis.WebSocket,
+      timing: { ...REALTIME_TIMING, ...options.timing },
+      random: options.random ?? Math.random,
+      events: {
+        status: (status) => {
+          if (status !== 'online') this.phase = 'offline';
+          this.store.setStatus(status);
+        },
+        welcome: (_frame, generation) => this.schedule(() => this.beginPull(generation)),
+        frame: (frame, generation) => this.receive(frame, generation),
+        refused: () => {},
+      },
+    });
+  }
+
+  getState = this.store.getState;
+  subscribe = this.store.subscribe;
+
+  start(): void {
+    this.connection.start();
+  }
+
+  async stop(): Promise<void> {
+    this.connection.stop();
+    await this.queue.idle();
+  }
+
+  onMessageError(listener: (error: MessageErrorFrame) => void): () => void {
+    this.errorListeners.add(listener);
+    return () => {
+      this.errorListeners.delete(listener);
+    };
+  }
+
+  private get writer(): Writer {
+    return { db: this.db, ids: this.ids, self: this.self };
+  }
+
+  async sendDirectMessage(to: UserRef, content: string, replyTo: string | null = null): Promise<string> {
+    const id = await writeDirectMessage(this.writer, to, content, replyTo);
+    this.flushSoon();
+    return id;
+  }
+
+  async sendGroupMessage(groupId: string, content: string): Promise<string> {
+    const id = await writeGroupMessage(this.writer, groupId, content);
+    this.flushSoon();
+    return id;
+  }
+
+  async markRead(partnerId: string, messageIds: readonly string[]): Promise<void> {
+    await writeMarkRead(this.writer, partnerId, messageIds);
+    this.flushSoon();
+  }
+
+  async react(messageId: string, emoji: string, toUserId: string): Promise<void> {
+    await writeReaction(this.writer, messageId, emoji, toUserId);
+    this.flushSoon();
+  }
+
+  async retry(messageId: string): Promise<void> {
+    await writeRetry(this.writer, messageId);
+    this.flushSoon();
+  }
+
+  discard(messageId: string): Promise<void> {
+    return writeDiscard(this.writer, messageId);
+  }
+
+  typing(target: TypingTarget): void {
+    this.connection.send({ type: 'typing', ...target });
+  }
+
+  stopTyping(target: TypingTarget): void {
+    this.connection.send({ type: 'stop_typing', ...target });
+  }
+
+  joinChat(peerId: string): void {
+    this.connection.send({ type: 'join_chat', peerId });
+  }
+
+  joinGroup(groupId: string): void {
+    this.connection.send({ type: 'join_group', groupId });
+  }
+
+  loadDirectPage(partnerId: string, page: number): Promise<number> {
+    return loadDirectPage(this.history, partnerId, page);
+  }
+
+  loadGroupPage(groupId: string, page: number): Promise<number> {
+    return loadGroupPage(this.history, groupId, page);
+  }
+
+  /** Every task that is not a live change closes the current batch, so tasks keep arrival order. */
+  private schedule(task: () => Promise<void>): void {
+    this.openBatch = null;
+    void this.queue.push(task);
+  }
+
+  private receive(frame: ServerFrame, generation: number): void {
+    if (isChange(frame)) {
+      if (this.openBatch) {
+        this.openBatch.push(frame);
+        return;
+      }
+      const batch: Change[] = [frame];
+      this.openBatch = batch;
+      void this.queue.push(async () => {
+        if (this.openBatch === batch) this.openBatch = null;
+        await this.applyLive(batch);
+      });
+      return;
+    }
+    switch (frame.type) {
+      case 'changes':
+        this.schedule(() => this.applyPage(frame, generation));
+        return;
+      case 'sync_reset':
+        this.schedule(() => this.applyReset(frame, generation));
+        return;
+      case 'ack':
+        this.schedule(async () => {
+          await settle(this.db, frame.deviceId, frame.mid);
+        });
+        return;
+      case 'message_error':
+        this.schedule(() => this.refuse(frame));
+        return;
+      case 'user_offline':
+        this.store.apply(frame);
+        if (frame.lastActiveAt) {
+          const lastActiveAt = frame.lastActiveAt;
+          this.schedule(async () => {
+            await this.db.conversations.update(frame.userId, { lastActiveAt });
+          });
+        }
+        return;
+      case 'peer_typing':
+      case 'peer_stop_typing':
+      case 'group_member_typing':
+      case 'group_member_stop_typing':
+      case 'user_online':
+      case 'online_users_list':
+      case 'online_count':
+        this.store.apply(frame);
+        return;
+      case 'welcome':
+      case 'pong':
+        return;
+    }
+  }
+
+  private async beginPull(generation: number): Promise<void> {
+    if (!this.connection.isLive(generation)) return;
+    this.phase = 'pulling';
+    this.session = generation;
+    this.sentKey = 0;
+    this.held = [];
+    this.send({ type: 'pull', cursor: await readCursor(this.db) }, generation);
+  }
+
+  private async applyPage(page: ChangesFrame, generation: number): Promise<void> {
+    this.afterApply(await applyChanges(this.db, this.userId, page.changes, page.cursor));
+    if (generation !== this.session || !this.connection.isLive(generation)) return;
+    if (page.hasMore) this.send({ type: 'pull', cursor: page.cursor }, generation);
+    else await this.finishPull(generation);
+  }
+
+  private async applyReset(reset: SyncResetFrame, generation: number): Promise<void> {
+    await applySnapshot(this.db, this.userId, reset);
+    if (generation === this.session && this.connection.isLive(generation)) await this.finishPull(generation);
+  }
+
+  /** Caught up: apply what was pushed meanwhile, then send the outbox in order. */
+  private async finishPull(generation: number): Promise<void> {
+    if (this.phase !== 'pulling') return;
+    this.phase = 'live';
+    const held = this.held;
+    this.held = [];
+    if (held.length) this.afterApply(await applyChanges(this.db, this.userId, held));
+    await this.flush(generation);
+  }
+
+  private async applyLive(batch: Change[]): Promise<void> {
+    if (this.phase === 'pulling') {
+      this.held.push(...batch);
+      return;
+    }
+    this.afterApply(await applyChanges(this.db, this.userId, batch));
+  }
+
+  /** A message from someone ends their typing indicator. */
+  private afterApply(applied: readonly Change[]): void {
+    for (const change of applied) {
+      if (change.type === 'receive_message') {
+        const from = change.message.from.id;
+        this.store.clearTyping(directTypingKey(from), from);
+      } else if (change.type === 'receive_group_message') {
+        this.store.clearTyping(groupTypingKey(change.message.group), change.message.from.id);
+      }
+    }
+  }
+
+  private flushSoon(): void {
+    const generation = this.session;
+    this.schedule(() => this.flush(generation));
+  }
+
+  /** Sends the queued mutations this session has not sent yet, in queue order. */
+  private async flush(generation: number): Promise<void> {
+    if (this.phase !== 'live' || generation !== this.session || !this.connection.isLive(generation)) return;
+    for (const row of await rowsAfter(this.db, this.sentKey)) {
+      if (!this.send(row.frame, generation)) return;
+      this.sentKey = row.key ?? this.sentKey;
+    }
+  }
+
+  private async refuse(frame: MessageErrorFrame): Promise<void> {
+    const { deviceId, mid } = frame;
+    if (deviceId !== undefined && mid !== undefined) {
+      await this.db.transaction('rw', syncTables(this.db), async () => {
+        const row = await settle(this.db, deviceId, mid);
+        if (row) await rollback(this.db, row, frame.error);
+      });
+    }
+    for (const listener of [...this.errorListeners]) listener(frame);
+  }
+
+  private send(frame: ClientFrame, generation: number): boolean {
+    return this.connection.send(frame, generation);
+  }
+}
