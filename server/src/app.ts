@@ -9,6 +9,13 @@ import { authRoutes } from './modules/auth/routes';
 import { devMailboxRoutes } from './modules/dev/routes';
 import { healthRoutes } from './modules/health/routes';
 import { notesRoutes } from './modules/notes/routes';
+import { chatRoutes } from './modules/chat/routes';
+import { conversationRoutes } from './modules/conversations/routes';
+import { directoryRoutes } from './modules/directory/routes';
+import { groupRoutes } from './modules/groups/routes';
+import { attachmentRoutes } from './modules/attachments/routes';
+import { fileRoutes } from './modules/attachments/file-routes';
+import { UPLOAD_PATH } from './modules/attachments/upload';
 
 /** JSON bodies of this API are small; uploads get their own limits on their own routes. */
 const MAX_JSON_BODY = 64 * 1024;
@@ -18,13 +25,21 @@ export function createApp(deps: AppDeps) {
 
   app.use('*', securityHeaders(deps.config.publicUrl));
   app.use('/api/*', apiCors());
-  app.use(
-    '/api/*',
-    bodyLimit({ maxSize: MAX_JSON_BODY, onError: (c) => c.json({ error: SERVER_MSG.bodyTooLarge }, 413) }),
-  );
+  const jsonBodyLimit = bodyLimit({
+    maxSize: MAX_JSON_BODY,
+    onError: (c) => c.json({ error: SERVER_MSG.bodyTooLarge }, 413),
+  });
+  // Attachment uploads carry files: their routes apply their own (10 MB + envelope) limit instead.
+  app.use('/api/*', (c, next) => (UPLOAD_PATH.test(c.req.path) ? next() : jsonBodyLimit(c, next)));
 
   app.route('/healthz', healthRoutes(deps));
   app.route('/api/auth', authRoutes(deps));
+  app.route('/api/users', directoryRoutes(deps));
+  app.route('/api/conversations', conversationRoutes(deps));
+  app.route('/api/chat', chatRoutes(deps));
+  app.route('/api/groups', groupRoutes(deps));
+  app.route('/api', attachmentRoutes(deps));
+  app.route('/files', fileRoutes(deps));
   // Group notes: a WebSocket per group, authorized before the upgrade (NOTES_PATH of @campus/protocol).
   app.route('/notes', notesRoutes(deps));
   if (deps.devMailbox) app.route('/dev', devMailboxRoutes(deps.devMailbox));

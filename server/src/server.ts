@@ -14,6 +14,7 @@ import { deleteExpiredSessions } from './lib/auth/sessions';
 import type { AppDeps } from './lib/deps';
 import { countUsers } from './modules/users/repo';
 import { createRealtimeHub } from './realtime/hub';
+import { createStorage } from './lib/storage';
 
 export interface StartOptions {
   config?: Partial<Config>;
@@ -51,6 +52,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     db,
     sqlite,
     realtime,
+    storage: createStorage(config.dataDir, now),
     log,
     mailer,
     devMailbox,

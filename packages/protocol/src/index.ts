@@ -11,6 +11,7 @@ export * from './chat/constants';
 export * from './chat/messages';
 export * from './chat/rules';
 export * from './chat/rest';
+export * from './chat/files';
 export * from './realtime/constants';
 export * from './realtime/client-frames';
 export * from './realtime/server-frames';

@@ -6,6 +6,7 @@ import type { DevMailbox } from './mail/dev-mailbox';
 import type { Mailer } from './mail/mailer';
 import type { AuthRateRules } from './rate-limit';
 import type { RealtimeHub } from '../realtime/hub';
+import type { Storage } from './storage';
 
 /** Everything a feature needs from the outside world, passed in so tests can start a real server on temp data. */
 export interface AppDeps {
@@ -15,6 +16,8 @@ export interface AppDeps {
   sqlite: SQLite.Database;
   /** The change log and live fan-out; every synced write goes through `realtime.commit`. */
   realtime: RealtimeHub;
+  /** Uploaded files (local disk under DATA_DIR/uploads, signed download URLs). */
+  storage: Storage;
   log: Logger;
   mailer: Mailer;
   /** Set when mail goes to the development mailbox instead of SMTP. */

@@ -1,0 +1,16 @@
+import path from 'node:path';
+import { loadOrCreateSecret } from '../secret';
+import { LocalStorage } from './local-storage';
+import type { Storage } from './storage';
+import { createUrlSigner } from './url-signer';
+
+export type { Storage, StoredFile } from './storage';
+export type { SignatureCheck } from './url-signer';
+export { newFileKey } from './storage';
+export { LocalStorage } from './local-storage';
+
+/** The storage driver for this installation. Only the local disk driver exists so far (STORAGE=local). */
+export function createStorage(dataDir: string, now: () => number): Storage {
+  const signer = createUrlSigner(loadOrCreateSecret(dataDir, 'files'), now);
+  return new LocalStorage(path.join(dataDir, 'uploads'), signer);
+}

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import type { SignatureCheck } from './url-signer';
+
+/** A stored file opened for reading. */
+export interface StoredFile {
+  body: ReadableStream<Uint8Array>;
+  size: number;
+}
+
+/**
+ * Where uploads live (DESIGN.md, Files). The local driver keeps them under DATA_DIR/uploads and signs
+ * its own download URLs; an S3-compatible driver would answer `signedUrl` with a presigned URL.
+ * Keys are always ours (`newFileKey`), never a name or path a user chose.
+ */
+export interface Storage {
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** null when no such file. */
+  get(key: string): Promise<StoredFile | null>;
+  delete(key: string): Promise<void>;
+  /** A download URL valid for `ttlSeconds`. */
+  signedUrl(key: string, ttlSeconds: number): string;
+  /**
+   * Drivers whose URLs point at this server's /files route check them here; a driver whose URLs go
+   * elsewhere (S3 presigned) leaves it out and /files answers 404.
+   */
+  verify?(key: string, exp: string | undefined, sig: string | undefined): SignatureCheck;
+}
+
+export function newFileKey(): string {
+  return randomBytes(16).toString('hex');
+}

@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import type { DB } from '../../lib/db/database';
+
+export interface AttachmentRecord {
+  key: string;
+  ownerId: string;
+  scope: string;
+  contentType: string;
+  size: number;
+  fileName: string;
+  createdAt: string;
+}
+
+export const groupScope = (groupId: string) => `group:${groupId}`;
+/** `pairKey` is directRoomId(a, b): "<smaller id>:<larger id>". */
+export const pairScope = (pairKey: string) => `pair:${pairKey}`;
+
+export async function insertAttachment(db: DB, record: AttachmentRecord): Promise<void> {
+  await db
+    .insertInto('attachments')
+    .values({
+      key: record.key,
+      owner_id: record.ownerId,
+      scope: record.scope,
+      content_type: record.contentType,
+      size: record.size,
+      file_name: record.fileName,
+      created_at: record.createdAt,
+    })
+    .execute();
+}
+
+export async function deleteAttachment(db: DB, key: string): Promise<void> {
+  await db.deleteFrom('attachments').where('key', '=', key).execute();
+}
+
+export async function findAttachment(
+  db: DB,
+  key: string,
+): Promise<{ content_type: string; file_name: string; size: number } | undefined> {
+  return db
+    .selectFrom('attachments')
+    .select(['content_type', 'file_name', 'size'])
+    .where('key', '=', key)
+    .executeTakeFirst();
+}
+
+/**
+ * The keys among `keys` that `userId` may see, in one query: files sent to a group the user is in
+ * (group_members_user_idx) or to a pair the user is one of ("pair:<me>:…" or "pair:…:<me>").
+ */
+export async function visibleKeys(db: DB, userId: string, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const prefix = `pair:${userId}:`;
+  const suffix = `:${userId}`;
+  const rows = await db
+    .selectFrom('attachments')
+    .select('key')
+    .where('key', 'in', keys)
+    .where((eb) =>
+      eb.or([
+        eb(
+          'scope',
+          'in',
+          eb
+            .selectFrom('group_members')
+            .select(sql<string>`'group:' || group_id`.as('scope'))
+            .where('user_id', '=', userId),
+        ),
+        eb(sql`substr(scope, 1, ${prefix.length})`, '=', prefix),
+        eb.and([
+          eb(sql`substr(scope, 1, 5)`, '=', 'pair:'),
+          eb(sql`substr(scope, ${-suffix.length})`, '=', suffix),
+        ]),
+      ]),
+    )
+    .execute();
+  return rows.map((row) => row.key);
+}

@@ -1,0 +1,57 @@
+import { Hono } from 'hono';
+import {
+  CHAT_SERVER_MSG,
+  REALTIME_ERRORS,
+  SIGNED_FILE_URL_TTL_SECONDS,
+  signFilesBodySchema,
+} from '@campus/protocol';
+import type { AppDeps } from '../../lib/deps';
+import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
+import { HttpError } from '../../lib/http-error';
+import { RateLimiter } from '../../lib/rate-limit';
+import { readBody } from '../../lib/validate';
+import { readId } from '../conversations/request';
+import { memberGroupId } from '../groups/access';
+import { findUserById } from '../users/repo';
+import { visibleKeys } from './repo';
+import { storeDirectAttachment, storeGroupAttachment } from './service';
+import { readUpload, uploadBodyLimit } from './upload';
+
+/** Per user: enough for a burst of photos, not for filling the disk. */
+export const UPLOAD_RATE = { limit: 30, windowMs: 10 * 60_000 };
+
+/**
+ * Mounted at /api: POST /groups/:groupId/attachments, POST /chat/:partnerId/attachments (multipart,
+ * `attachment` + `id`) answer 201 with the stored message; POST /files/sign hands out download URLs.
+ * Who may upload is checked before the body is read.
+ */
+export function attachmentRoutes(deps: AppDeps) {
+  const uploads = new RateLimiter(UPLOAD_RATE, deps.now);
+  const userNotFound = () => new HttpError(404, CHAT_SERVER_MSG.userNotFound);
+
+  return new Hono<AuthEnv>()
+    .use(requireUser(deps))
+    .post('/groups/:groupId/attachments', uploadBodyLimit, async (c) => {
+      const userId = c.get('user').id;
+      const groupId = await memberGroupId(c, deps.db, userId);
+      uploads.consume(userId);
+      const upload = await readUpload(c);
+      return c.json(await storeGroupAttachment(deps, userId, groupId, upload), 201);
+    })
+    .post('/chat/:partnerId/attachments', uploadBodyLimit, async (c) => {
+      const userId = c.get('user').id;
+      const partnerId = readId(c, 'partnerId', userNotFound());
+      if (partnerId === userId) throw new HttpError(400, REALTIME_ERRORS.selfMessage);
+      if (!(await findUserById(deps.db, partnerId))) throw userNotFound();
+      uploads.consume(userId);
+      const upload = await readUpload(c);
+      return c.json(await storeDirectAttachment(deps, userId, partnerId, upload), 201);
+    })
+    .post('/files/sign', async (c) => {
+      const { keys } = await readBody(c, signFilesBodySchema);
+      const allowed = await visibleKeys(deps.db, c.get('user').id, [...new Set(keys)]);
+      const urls: Record<string, string> = {};
+      for (const key of allowed) urls[key] = deps.storage.signedUrl(key, SIGNED_FILE_URL_TTL_SECONDS);
+      return c.json({ urls });
+    });
+}

@@ -1,0 +1,159 @@
+import {
+  conversationSnippet,
+  type ConversationItem,
+  type DirectMessage,
+  type Group,
+  type GroupMessage,
+  type Reaction,
+  type UserListEntry,
+  type UserRef,
+} from '@campus/protocol';
+
+/** The columns of `users` a message or member list needs, under any alias prefix. */
+export interface UserRefColumns {
+  id: string;
+  first_name: string;
+  last_name: string;
+  profile_picture_url: string | null;
+}
+
+export function toUserRef(row: UserRefColumns): UserRef {
+  return {
+    id: row.id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    profilePictureUrl: row.profile_picture_url,
+  };
+}
+
+export function toUserListEntry(
+  row: UserRefColumns & { email: string; last_active_at: string | null },
+): UserListEntry {
+  return { ...toUserRef(row), email: row.email, lastActiveAt: row.last_active_at };
+}
+
+/**
+ * The STABLE path of a stored file. It is what the change log and REST carry; clients trade it for a
+ * short-lived signed URL through POST /api/files/sign.
+ */
+export function fileUrlPath(key: string | null): string | null {
+  return key === null ? null : `/files/${key}`;
+}
+
+export interface DirectMessageRow {
+  id: string;
+  content: string;
+  created_at: string;
+  status: 'sent' | 'delivered' | 'read';
+  reply_to: string | null;
+  attachment_key: string | null;
+  attachment_type: 'image' | 'file' | null;
+  seq: number;
+}
+
+export function toDirectMessage(
+  row: DirectMessageRow,
+  from: UserRef,
+  to: UserRef,
+  reactions: Reaction[],
+): DirectMessage {
+  return {
+    id: row.id,
+    from,
+    to,
+    content: row.content,
+    timestamp: row.created_at,
+    status: row.status,
+    attachmentUrl: fileUrlPath(row.attachment_key),
+    attachmentType: row.attachment_type,
+    replyTo: row.reply_to,
+    reactions,
+    seq: row.seq,
+  };
+}
+
+export interface GroupMessageRow {
+  id: string;
+  group_id: string;
+  content: string;
+  created_at: string;
+  attachment_key: string | null;
+  attachment_type: 'image' | 'file' | null;
+  seq: number;
+}
+
+export function toGroupMessage(row: GroupMessageRow, from: UserRef): GroupMessage {
+  return {
+    id: row.id,
+    from,
+    group: row.group_id,
+    content: row.content,
+    timestamp: row.created_at,
+    attachmentUrl: fileUrlPath(row.attachment_key),
+    attachmentType: row.attachment_type,
+    seq: row.seq,
+    status: 'sent',
+  };
+}
+
+export interface GroupRow {
+  id: string;
+  name: string;
+  created_by: string;
+  created_at: string;
+  avatar_url: string | null;
+}
+
+export function toGroup(row: GroupRow, members: UserRef[]): Group {
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    members,
+    avatarUrl: row.avatar_url,
+  };
+}
+
+export interface DirectConversationRow {
+  peer: UserRefColumns & { email: string; last_active_at: string | null };
+  unread_count: number;
+  last_content: string | null;
+  last_created_at: string | null;
+}
+
+export function toDirectConversation(row: DirectConversationRow): ConversationItem {
+  return {
+    id: row.peer.id,
+    name: `${row.peer.first_name} ${row.peer.last_name}`.trim(),
+    avatarUrl: row.peer.profile_picture_url,
+    lastMessageSnippet: conversationSnippet(row.last_content ?? ''),
+    lastMessageTimestamp: row.last_created_at,
+    unreadCount: Math.max(0, row.unread_count),
+    isGroup: false,
+    email: row.peer.email,
+    lastActiveAt: row.peer.last_active_at,
+  };
+}
+
+export interface GroupConversationRow {
+  group: GroupRow;
+  unread: number;
+  last_content: string | null;
+  last_created_at: string | null;
+}
+
+/** A group without messages yet shows its creation time, so a new group sorts where it was made. */
+export function toGroupConversation(row: GroupConversationRow): ConversationItem {
+  return {
+    id: row.group.id,
+    name: row.group.name,
+    avatarUrl: row.group.avatar_url,
+    lastMessageSnippet: conversationSnippet(row.last_content ?? ''),
+    lastMessageTimestamp: row.last_created_at ?? row.group.created_at,
+    unreadCount: Math.max(0, row.unread),
+    isGroup: true,
+    email: null,
+    lastActiveAt: null,
+  };
+}

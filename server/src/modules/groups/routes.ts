@@ -1,0 +1,36 @@
+import { Hono } from 'hono';
+import { createGroupBodySchema, pageQuerySchema } from '@campus/protocol';
+import type { AppDeps } from '../../lib/deps';
+import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
+import { RateLimiter } from '../../lib/rate-limit';
+import { readBody } from '../../lib/validate';
+import { readQuery } from '../conversations/request';
+import { findGroup, groupPage } from '../chat/read-repo';
+import { groupNotFound, memberGroupId } from './access';
+import { createGroup } from './service';
+
+/** Per user: plenty for real use, not enough to spam everyone's conversation list. */
+export const GROUP_CREATE_RATE = { limit: 10, windowMs: 10 * 60_000 };
+
+/** /api/groups: create a group; a group and its history, for members only. */
+export function groupRoutes(deps: AppDeps) {
+  const creations = new RateLimiter(GROUP_CREATE_RATE, deps.now);
+  return new Hono<AuthEnv>()
+    .use(requireUser(deps))
+    .post('/', async (c) => {
+      const body = await readBody(c, createGroupBodySchema);
+      const userId = c.get('user').id;
+      creations.consume(userId);
+      return c.json(createGroup(deps, userId, body), 201);
+    })
+    .get('/:groupId', async (c) => {
+      const group = await findGroup(deps.db, await memberGroupId(c, deps.db, c.get('user').id));
+      if (!group) throw groupNotFound();
+      return c.json(group);
+    })
+    .get('/:groupId/messages', async (c) => {
+      const groupId = await memberGroupId(c, deps.db, c.get('user').id);
+      const { page, limit } = readQuery(c, pageQuerySchema);
+      return c.json(await groupPage(deps.db, groupId, page, limit));
+    });
+}
