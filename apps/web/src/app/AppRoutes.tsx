@@ -1,6 +1,8 @@
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { AdminDocumentsPage } from '../features/admin/AdminDocumentsPage';
 import { AuthScreen } from '../features/auth/AuthScreen';
+import { ChatPage } from '../features/chat/ChatPage';
+import { GroupChatPage } from '../features/group-chat/GroupChatPage';
 import * as screens from '../features/pages/screens';
 import { ProfilePage } from '../features/profile/ProfilePage';
 import { FullPageLoading, ServerUnreachable } from '../features/session/FullPageStatus';
@@ -30,8 +32,8 @@ export function AppRoutes() {
         <Route element={<AppShell />}>
           <Route path="/upload-document" element={<UploadDocumentPage />} />
           <Route path="/talk" element={<screens.TalkPage />} />
-          <Route path="/chat/:userId" element={<screens.ChatPage />} />
-          <Route path="/group/:groupId" element={<screens.GroupChatPage />} />
+          <Route path="/chat/:userId" element={<ChatPage />} />
+          <Route path="/group/:groupId" element={<GroupChatPage />} />
           <Route path="/create-group" element={<screens.CreateGroupPage />} />
           <Route path="/random-talk-options" element={<screens.RandomTalkOptionsPage />} />
           <Route path="/random-audio" element={<screens.RandomAudioPage />} />

@@ -1,0 +1,112 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { CHAT, CHAT_MSG, UNKNOWN_USER } from '@campus/protocol';
+import type { LocalDirectMessage } from '@campus/sync';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { useSync } from '../sync/sync-context';
+import { ChatHeader } from './ChatHeader';
+import { Composer } from './Composer';
+import { DirectMessageItem } from './DirectMessageItem';
+import { sortMessages } from './message-order';
+import { MessageList } from './MessageList';
+import { ReplyBar } from './ReplyBar';
+import { UploadRows } from './UploadRows';
+import { useAttachmentUploads } from './useAttachmentUploads';
+import { useChatPartner } from './useChatPartner';
+import { byFailureKind, useHistoryPages } from './useHistoryPages';
+import { useInlineErrors } from './useInlineErrors';
+import { useMarkRead } from './useMarkRead';
+import { useTypingSignal } from './useTypingSignal';
+import './chat.css';
+
+const initialError = byFailureKind(CHAT_MSG.initialMessagesFailed, CHAT_MSG.historyError);
+const olderError = byFailureKind(CHAT_MSG.olderMessagesFailed, CHAT_MSG.olderMessagesError);
+
+/** One-to-one chat with `partnerId`, read from the local cache and written through the sync client. */
+export function DirectChat({ partnerId }: { partnerId: string }) {
+  const client = useSync();
+  const { db } = client;
+  const partner = useChatPartner(partnerId);
+  const partnerName = partner?.name || 'Unknown user';
+  useDocumentTitle(partner?.name || 'Chat');
+
+  useEffect(() => client.joinChat(partnerId), [client, partnerId]);
+
+  const query = useCallback(
+    async (limit: number) => {
+      const newest = await db.messages
+        .where('[peerId+timestamp]')
+        .between([partnerId, ''], [partnerId, '\uffff'])
+        .reverse()
+        .limit(limit)
+        .toArray();
+      return sortMessages(newest);
+    },
+    [db, partnerId],
+  );
+  const loadPage = useCallback((page: number) => client.loadDirectPage(partnerId, page), [client, partnerId]);
+  const history = useHistoryPages({ query, loadPage, initialError, olderError });
+  const messages = history.messages;
+  useMarkRead(partnerId, messages);
+
+  const byId = useMemo(() => new Map((messages ?? []).map((m) => [m.id, m])), [messages]);
+  const [replyTo, setReplyTo] = useState<LocalDirectMessage | null>(null);
+  const typing = useTypingSignal({ roomId: partnerId });
+  const inline = useInlineErrors((frame) => frame.context !== 'group' && !frame.groupId);
+  const uploads = useAttachmentUploads(`/api/chat/${encodeURIComponent(partnerId)}/attachments`);
+
+  const send = (text: string) => {
+    typing.stop();
+    inline.clear();
+    void client.sendDirectMessage(
+      partner?.ref ?? { ...UNKNOWN_USER, id: partnerId },
+      text,
+      replyTo?.id ?? null,
+    );
+    setReplyTo(null);
+  };
+
+  return (
+    <section className="chat" aria-label={`Chat with ${partnerName}`}>
+      <ChatHeader partnerId={partnerId} partner={partner} />
+      <MessageList
+        label={`Messages with ${partnerName}`}
+        messages={messages ?? []}
+        isOwn={(m) => m.from.id === client.userId}
+        canLoadOlder={history.canLoadOlder}
+        loadingOlder={history.loadingOlder}
+        onLoadOlder={() => void history.loadOlder()}
+        footer={<UploadRows uploads={uploads.uploads} />}
+        empty={messages ? <p className="message-list__empty">No messages yet. Say hi!</p> : null}
+        renderMessage={(m) => (
+          <DirectMessageItem
+            message={m}
+            replied={m.replyTo ? byId.get(m.replyTo) : undefined}
+            partnerName={partnerName}
+            onReply={setReplyTo}
+          />
+        )}
+      />
+      {[history.error, inline.error, uploads.error].map((text, index) =>
+        text ? (
+          <p key={index} className="chat__error" role="alert">
+            {text}
+          </p>
+        ) : null,
+      )}
+      {replyTo ? (
+        <ReplyBar
+          author={replyTo.from.id === client.userId ? 'yourself' : partnerName}
+          content={replyTo.content}
+          onClose={() => setReplyTo(null)}
+        />
+      ) : null}
+      <Composer
+        maxHeight={CHAT.composerMaxHeightDirect}
+        placeholder={`Message ${partner?.ref.firstName || partnerName}`}
+        onSend={send}
+        onKeystroke={typing.keystroke}
+        onAttach={(file) => void uploads.start(file)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+import { useCallback, useEffect, useMemo } from 'react';
+import { CHAT, CHAT_MSG, type Group } from '@campus/protocol';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { Composer } from '../chat/Composer';
+import { sortMessages } from '../chat/message-order';
+import { MessageList } from '../chat/MessageList';
+import { UploadRows } from '../chat/UploadRows';
+import { useAttachmentUploads } from '../chat/useAttachmentUploads';
+import { useHistoryPages } from '../chat/useHistoryPages';
+import { useInlineErrors } from '../chat/useInlineErrors';
+import { useTypingSignal } from '../chat/useTypingSignal';
+import { useSync } from '../sync/sync-context';
+import { GroupHeader } from './GroupHeader';
+import { GroupMessageItem } from './GroupMessageItem';
+import '../chat/chat.css';
+
+const historyError = () => CHAT_MSG.groupHistoryError;
+
+/** The conversation of a group the user belongs to. */
+export function GroupChat({ group }: { group: Group }) {
+  const client = useSync();
+  const { db } = client;
+  const groupId = group.id;
+  useDocumentTitle(group.name);
+
+  useEffect(() => client.joinGroup(groupId), [client, groupId]);
+
+  const query = useCallback(
+    async (limit: number) => {
+      const newest = await db.groupMessages
+        .where('[group+timestamp]')
+        .between([groupId, ''], [groupId, '\uffff'])
+        .reverse()
+        .limit(limit)
+        .toArray();
+      return sortMessages(newest);
+    },
+    [db, groupId],
+  );
+  const loadPage = useCallback((page: number) => client.loadGroupPage(groupId, page), [client, groupId]);
+  const history = useHistoryPages({ query, loadPage, initialError: historyError, olderError: historyError });
+  const members = useMemo(() => new Map(group.members.map((m) => [m.id, m])), [group.members]);
+  const typing = useTypingSignal({ groupId });
+  const inline = useInlineErrors((frame) => frame.context === 'group' && frame.groupId === groupId);
+  const uploads = useAttachmentUploads(`/api/groups/${encodeURIComponent(groupId)}/attachments`);
+
+  const send = (text: string) => {
+    typing.stop();
+    inline.clear();
+    void client.sendGroupMessage(groupId, text);
+  };
+
+  return (
+    <section className="chat" aria-label={`Group ${group.name}`}>
+      <GroupHeader group={group} />
+      <MessageList
+        label={`Messages in ${group.name}`}
+        messages={history.messages ?? []}
+        isOwn={(m) => m.from.id === client.userId}
+        canLoadOlder={history.canLoadOlder}
+        loadingOlder={history.loadingOlder}
+        onLoadOlder={() => void history.loadOlder()}
+        footer={<UploadRows uploads={uploads.uploads} />}
+        empty={
+          history.messages ? (
+            <p className="message-list__empty">No messages yet. Start the conversation!</p>
+          ) : null
+        }
+        renderMessage={(m) => <GroupMessageItem message={m} members={members} />}
+      />
+      {[history.error, inline.error, uploads.error].map((text, index) =>
+        text ? (
+          <p key={index} className="chat__error" role="alert">
+            {text}
+          </p>
+        ) : null,
+      )}
+      <Composer
+        maxHeight={CHAT.composerMaxHeightGroup}
+        placeholder={`Message ${group.name}`}
+        onSend={send}
+        onKeystroke={typing.keystroke}
+        onAttach={(file) => void uploads.start(file)}
+      />
+    </section>
+  );
+}
