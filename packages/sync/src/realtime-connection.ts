@@ -1,7 +1,6 @@
 import {
   CLOSE_CODES,
   PROTOCOL_VERSION,
-  type REALTIME_TIMING,
   serverFrameSchema,
   type ClientFrame,
   type ServerFrame,
@@ -10,9 +9,9 @@ import {
 import { reconnectDelay } from './backoff';
 import type { ConnectionStatus } from './client-api';
 
-export type RealtimeTiming = Pick<
-  typeof REALTIME_TIMING,
-  'heartbeatMs' | 'deadPeerMs' | 'connectTimeoutMs' | 'reconnectMinMs' | 'reconnectMaxMs'
+export type RealtimeTiming = Record<
+  'heartbeatMs' | 'deadPeerMs' | 'connectTimeoutMs' | 'reconnectMinMs' | 'reconnectMaxMs',
+  number
 >;
 
 export interface ConnectionEvents {

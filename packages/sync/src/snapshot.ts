@@ -1,6 +1,7 @@
 import type { SyncResetFrame } from '@campus/protocol';
 import type { CampusDatabase, LocalDirectMessage, LocalGroupMessage } from './database';
 import { syncTables } from './apply-changes';
+import { noteDirectMessage, noteGroupMessage } from './conversations';
 import { toLocalDirect } from './message-store';
 import { writeCursor } from './meta';
 
@@ -35,8 +36,13 @@ export async function applySnapshot(
     await db.messages.bulkPut(reset.messages.map((m) => toLocalDirect(m, selfId)));
     await db.groupMessages.bulkPut(reset.groupMessages.map((m) => ({ ...m, status: m.status ?? 'sent' })));
     const snapshotIds = new Set([...reset.messages, ...reset.groupMessages].map((m) => m.id));
-    await db.messages.bulkPut(pending.filter((m) => !snapshotIds.has(m.id)));
-    await db.groupMessages.bulkPut(pendingGroup.filter((m) => !snapshotIds.has(m.id)));
+    const keptDirect = pending.filter((m) => !snapshotIds.has(m.id));
+    const keptGroup = pendingGroup.filter((m) => !snapshotIds.has(m.id));
+    await db.messages.bulkPut(keptDirect);
+    await db.groupMessages.bulkPut(keptGroup);
+    // The list still shows a chat's own pending message as its latest (as it did before the reset).
+    for (const m of keptDirect) await noteDirectMessage(db, selfId, m, false);
+    for (const m of keptGroup) await noteGroupMessage(db, selfId, m, false);
     // Own writes the snapshot already holds were stored: their queued sends are settled.
     if (snapshotIds.size)
       await db.outbox
