@@ -44,6 +44,7 @@ describe('login', () => {
     expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.session) ?? '{}')).toEqual({
       token: 'tok-1',
       userId: 'u-alex',
+      user: student,
     });
     expect(calls[0]?.body).toEqual({ email: 'alex@campustalk.test', password: 'student-demo-123' });
   });

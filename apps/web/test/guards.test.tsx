@@ -4,7 +4,7 @@ import { STORAGE_KEYS } from '@campus/protocol';
 import { admin, mockServer, renderApp, storeSessionFor, student } from './helpers';
 
 const sync = vi.hoisted(() => ({ deleteUserDatabase: vi.fn(async (_userId: string) => undefined) }));
-vi.mock('@campus/sync', () => sync);
+vi.mock('@campus/sync', async (importOriginal) => ({ ...(await importOriginal<object>()), ...sync }));
 
 const location = () => screen.getByTestId('location').textContent;
 

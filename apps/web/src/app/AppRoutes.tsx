@@ -2,6 +2,7 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { AdminDocumentsPage } from '../features/admin/AdminDocumentsPage';
 import { AuthScreen } from '../features/auth/AuthScreen';
 import { ChatPage } from '../features/chat/ChatPage';
+import { CreateGroupPage } from '../features/create-group/CreateGroupPage';
 import { GroupChatPage } from '../features/group-chat/GroupChatPage';
 import * as screens from '../features/pages/screens';
 import { ProfilePage } from '../features/profile/ProfilePage';
@@ -9,6 +10,7 @@ import { FullPageLoading, ServerUnreachable } from '../features/session/FullPage
 import { PublicOnly, RequireAdmin, RequireAuth } from '../features/session/guards';
 import { useSession } from '../features/session/session-context';
 import { AppShell } from '../features/shell/AppShell';
+import { TalkPage } from '../features/talk/TalkPage';
 import { UploadDocumentPage } from '../features/upload/UploadDocumentPage';
 
 /** '/' goes to Talk when signed in, otherwise to login. */
@@ -31,10 +33,10 @@ export function AppRoutes() {
       <Route element={<RequireAuth />}>
         <Route element={<AppShell />}>
           <Route path="/upload-document" element={<UploadDocumentPage />} />
-          <Route path="/talk" element={<screens.TalkPage />} />
+          <Route path="/talk" element={<TalkPage />} />
           <Route path="/chat/:userId" element={<ChatPage />} />
           <Route path="/group/:groupId" element={<GroupChatPage />} />
-          <Route path="/create-group" element={<screens.CreateGroupPage />} />
+          <Route path="/create-group" element={<CreateGroupPage />} />
           <Route path="/random-talk-options" element={<screens.RandomTalkOptionsPage />} />
           <Route path="/random-audio" element={<screens.RandomAudioPage />} />
           <Route path="/random-video" element={<screens.RandomVideoPage />} />

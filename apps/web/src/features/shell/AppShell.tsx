@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet } from 'react-router-dom';
+import { OfflineBanner } from '../offline/OfflineBanner';
+import { SyncProvider } from '../sync/SyncProvider';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 import './shell.css';
@@ -37,24 +39,27 @@ export function AppShell() {
   }, [menuOpen, closeMenu]);
 
   return (
-    <div className="shell" ref={shellRef} data-menu-open={menuOpen}>
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <Sidebar id={SIDEBAR_ID} open={menuOpen} onClose={() => closeMenu()} />
-      {menuOpen ? (
-        <div className="shell__backdrop" aria-hidden="true" onClick={() => closeMenu(true)} />
-      ) : null}
-      <div className="shell__body" inert={menuOpen}>
-        <TopBar
-          sidebarId={SIDEBAR_ID}
-          menuOpen={menuOpen}
-          onToggleMenu={() => setMenuOpen((open) => !open)}
-        />
-        <main id="main" className="shell__main" tabIndex={-1}>
-          <Outlet />
-        </main>
+    <SyncProvider>
+      <div className="shell" ref={shellRef} data-menu-open={menuOpen}>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <Sidebar id={SIDEBAR_ID} open={menuOpen} onClose={() => closeMenu()} />
+        {menuOpen ? (
+          <div className="shell__backdrop" aria-hidden="true" onClick={() => closeMenu(true)} />
+        ) : null}
+        <div className="shell__body" inert={menuOpen}>
+          <TopBar
+            sidebarId={SIDEBAR_ID}
+            menuOpen={menuOpen}
+            onToggleMenu={() => setMenuOpen((open) => !open)}
+          />
+          <OfflineBanner />
+          <main id="main" className="shell__main" tabIndex={-1}>
+            <Outlet />
+          </main>
+        </div>
       </div>
-    </div>
+    </SyncProvider>
   );
 }

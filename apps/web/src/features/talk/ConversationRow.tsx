@@ -1,0 +1,54 @@
+import { conversationSnippet, shortTime, type ConversationItem } from '@campus/protocol';
+import { ConversationAvatar } from './ConversationAvatar';
+
+interface ConversationRowProps {
+  conversation: ConversationItem;
+  online: boolean;
+  onOpen(conversation: ConversationItem): void;
+}
+
+/** One recent conversation: the whole row is one button, its accessible name says who, what and how many. */
+export function ConversationRow({ conversation, online, onOpen }: ConversationRowProps) {
+  const { name, lastMessageSnippet, lastMessageTimestamp, unreadCount, isGroup } = conversation;
+  const label = [
+    name || 'Unknown user',
+    isGroup ? 'group' : online ? 'online' : null,
+    unreadCount > 0 ? `${unreadCount} unread` : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return (
+    <li>
+      <button
+        type="button"
+        className="conversation"
+        aria-label={label}
+        data-unread={unreadCount > 0}
+        onClick={() => onOpen(conversation)}
+      >
+        <span className="conversation__avatar">
+          <ConversationAvatar conversation={conversation} />
+          {!isGroup && online ? <span className="conversation__online" aria-hidden="true" /> : null}
+        </span>
+        <span className="conversation__body">
+          <span className="conversation__top">
+            <span className="conversation__name">{name || 'Unknown user'}</span>
+            {lastMessageTimestamp ? (
+              <time className="conversation__time" dateTime={lastMessageTimestamp}>
+                {shortTime(lastMessageTimestamp)}
+              </time>
+            ) : null}
+          </span>
+          <span className="conversation__bottom">
+            <span className="conversation__snippet">{conversationSnippet(lastMessageSnippet)}</span>
+            {unreadCount > 0 ? (
+              <span className="conversation__badge" aria-hidden="true">
+                {unreadCount > 99 ? '99+' : unreadCount}
+              </span>
+            ) : null}
+          </span>
+        </span>
+      </button>
+    </li>
+  );
+}
