@@ -9,6 +9,7 @@ import { authRoutes } from './modules/auth/routes';
 import { devMailboxRoutes } from './modules/dev/routes';
 import { healthRoutes } from './modules/health/routes';
 import { notesRoutes } from './modules/notes/routes';
+import { realtimeRoute } from './realtime/ws-route';
 import { chatRoutes } from './modules/chat/routes';
 import { conversationRoutes } from './modules/conversations/routes';
 import { directoryRoutes } from './modules/directory/routes';
@@ -40,6 +41,8 @@ export function createApp(deps: AppDeps) {
   app.route('/api/groups', groupRoutes(deps));
   app.route('/api', attachmentRoutes(deps));
   app.route('/files', fileRoutes(deps));
+  // The realtime channel: hello with the token, then chat events and sync (REALTIME_PATH).
+  app.get('/ws', realtimeRoute(deps));
   // Group notes: a WebSocket per group, authorized before the upgrade (NOTES_PATH of @campus/protocol).
   app.route('/notes', notesRoutes(deps));
   if (deps.devMailbox) app.route('/dev', devMailboxRoutes(deps.devMailbox));

@@ -14,12 +14,16 @@ import { deleteExpiredSessions } from './lib/auth/sessions';
 import type { AppDeps } from './lib/deps';
 import { countUsers } from './modules/users/repo';
 import { createRealtimeHub } from './realtime/hub';
+import type { RealtimeOptions } from './realtime/options';
+import { createWebSocketServer } from './realtime/ws-route';
 import { createStorage } from './lib/storage';
 
 export interface StartOptions {
   config?: Partial<Config>;
   rateRules?: Partial<AuthRateRules>;
   now?: () => number;
+  /** Realtime tunables (rate limits, heartbeat timings, page size), e.g. raised by the benchmark. */
+  realtime?: Partial<RealtimeOptions>;
 }
 
 export interface RunningServer {
@@ -46,7 +50,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     : (devMailbox ?? refusingMailer());
 
   const now = options.now ?? Date.now;
-  const realtime = createRealtimeHub(sqlite, { now });
+  const realtime = createRealtimeHub(sqlite, { now, realtime: options.realtime });
   const deps: AppDeps = {
     config,
     db,
@@ -61,9 +65,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     now,
   };
   const app = createApp(deps);
+  // One WebSocketServer for every upgrade route (/ws and /notes); Hono routes decide who is upgraded.
+  const wss = createWebSocketServer();
 
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+    const s = serve(
+      { fetch: app.fetch, port: config.port, hostname: config.host, websocket: { server: wss } },
+      () => resolve(s),
+    );
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host}:${port}`;
@@ -83,12 +92,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     stop() {
       stopping ??= (async () => {
         clearInterval(sweep);
+        // Realtime first: its sockets get a 1001 close before the listener goes.
+        realtime.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           // Keep-alive sockets would hold close() open; they carry no in-flight work we must wait for.
           if ('closeAllConnections' in server) server.closeAllConnections();
         });
-        realtime.close();
         mailer.close();
         await close();
       })();

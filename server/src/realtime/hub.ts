@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Change, EphemeralFrame } from '@campus/protocol';
 import { changeLogStatements, type ChangeLogStatements } from './change-log';
+import { DEFAULT_REALTIME_OPTIONS, type RealtimeOptions } from './options';
 
 /** Omit that keeps a union a union (plain Omit would merge the change kinds into one shape). */
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -27,6 +28,7 @@ export interface HubConnection {
   push(item: CommittedChange): void;
   /** An ephemeral frame, already serialised. */
   sendRaw(json: string): void;
+  close(code: number, reason: string): void;
 }
 
 export interface RealtimeHub {
@@ -45,6 +47,7 @@ export interface RealtimeHub {
 /** The hub as the realtime module itself uses it: the registry of connections and the log. */
 export interface RealtimeHubInternals extends RealtimeHub {
   readonly log: ChangeLogStatements;
+  readonly options: RealtimeOptions;
   currentSeq(): number;
   /** Highest pruned seq: a cursor below it cannot be caught up. */
   floor(): number;
@@ -54,6 +57,9 @@ export interface RealtimeHubInternals extends RealtimeHub {
   connectionsOf(userId: string): ReadonlySet<HubConnection> | undefined;
   audienceMembers(audience: string): ReadonlySet<HubConnection> | undefined;
   onlineUserCount(): number;
+  forEachConnection(fn: (conn: HubConnection) => void): void;
+  /** Runs on close (the WebSocket side stops its timers). */
+  onClose(fn: () => void): void;
   /** Called after each commit's fan-out, with the changes in seq order (delivery receipts hook here). */
   afterCommit: ((items: readonly CommittedChange[]) => void) | undefined;
   readonly closed: boolean;
@@ -62,6 +68,13 @@ export interface RealtimeHubInternals extends RealtimeHub {
 export interface HubOptions {
   now: () => number;
   pruneEveryMs?: number;
+  realtime?: Partial<RealtimeOptions>;
+}
+
+/** deps.realtime is typed as the public interface; the WebSocket side needs the rest of it. */
+export function hubInternals(hub: RealtimeHub): RealtimeHubInternals {
+  if (!('register' in hub)) throw new Error('not a hub made by createRealtimeHub');
+  return hub as RealtimeHubInternals;
 }
 
 export function createRealtimeHub(sqlite: SQLite.Database, options: HubOptions): RealtimeHubInternals {
@@ -80,6 +93,7 @@ export function createRealtimeHub(sqlite: SQLite.Database, options: HubOptions):
   let pending: CommittedChange[] = [];
   let depth = 0;
   let closed = false;
+  const closeHooks: (() => void)[] = [];
 
   const writer: ChangeWriter = {
     nextSeq: () => seq + 1,
@@ -124,6 +138,7 @@ export function createRealtimeHub(sqlite: SQLite.Database, options: HubOptions):
 
   const hub: RealtimeHubInternals = {
     log,
+    options: { ...DEFAULT_REALTIME_OPTIONS, ...options.realtime },
     afterCommit: undefined,
     get closed() {
       return closed;
@@ -193,9 +208,19 @@ export function createRealtimeHub(sqlite: SQLite.Database, options: HubOptions):
     connectionsOf: (userId) => byUser.get(userId),
     audienceMembers: (audience) => byAudience.get(audience),
     onlineUserCount: () => byUser.size,
+    forEachConnection(fn) {
+      for (const conns of byUser.values()) for (const conn of conns) fn(conn);
+    },
+    onClose(fn) {
+      closeHooks.push(fn);
+    },
     close() {
+      if (closed) return;
       closed = true;
       clearInterval(pruneTimer);
+      for (const fn of closeHooks) fn();
+      for (const conns of [...byUser.values()])
+        for (const conn of [...conns]) conn.close(1001, 'server shutting down');
     },
   };
   return hub;

@@ -1,0 +1,200 @@
+import WebSocket from 'ws';
+import {
+  clientFrameSchema,
+  CLOSE_CODES,
+  PROTOCOL_VERSION,
+  REALTIME_ERRORS,
+  type ClientFrame,
+  type HelloFrame,
+} from '@campus/protocol';
+import { validateSessionToken } from '../lib/auth/sessions';
+import { invalidFrameError } from './frames';
+import { handleFrame } from './handlers';
+import type { CommittedChange, HubConnection } from './hub';
+import type { PresenceConnection } from './presence';
+import type { HeartbeatTarget, Runtime } from './runtime';
+
+type State = 'hello' | 'auth' | 'ready' | 'syncing' | 'live' | 'closed';
+
+/**
+ * One `/ws` connection: hello and authentication, then frames. Changes pushed before the connection's pull
+ * has finished are dropped ('ready': the pull will carry them) or held ('syncing': sent after the snapshot),
+ * so a client never sees a change twice or out of order across catch-up and live.
+ */
+export class Connection implements HubConnection, PresenceConnection, HeartbeatTarget {
+  userId = '';
+  readonly audiences = new Set<string>();
+  contacts = new Set<string>();
+  openChat: string | undefined;
+  lastSeen = Date.now();
+  private state: State = 'hello';
+  private registered = false;
+  private queued: string[] = [];
+  private held: CommittedChange[] | undefined;
+  private readonly helloTimer: NodeJS.Timeout;
+
+  constructor(
+    readonly rt: Runtime,
+    readonly ws: WebSocket,
+  ) {
+    rt.sockets.add(this);
+    ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => this.onData(data, isBinary));
+    ws.on('pong', () => (this.lastSeen = Date.now()));
+    ws.on('close', () => this.onClose());
+    ws.on('error', (err) => rt.deps.log.debug({ err }, 'websocket error'));
+    this.helloTimer = setTimeout(
+      () => this.close(CLOSE_CODES.helloTimeout, 'hello timeout'),
+      rt.options.helloTimeoutMs,
+    );
+  }
+
+  get isLive(): boolean {
+    return this.state === 'live';
+  }
+
+  sendRaw(json: string): void {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(json);
+  }
+
+  send(frame: object): void {
+    this.sendRaw(JSON.stringify(frame));
+  }
+
+  push(item: CommittedChange): void {
+    if (this.state === 'live') this.deliver(item);
+    else if (this.held) this.held.push(item);
+  }
+
+  /** The pull is answered up to `cursor`: from now on changes go out as they commit. */
+  goLive(cursor: number): void {
+    if (this.state === 'closed') return;
+    this.state = 'live';
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const item of held) if (item.change.seq > cursor) this.deliver(item);
+  }
+
+  /** A reset snapshot is being built asynchronously: hold live changes until it is sent. */
+  hold(): void {
+    this.state = 'syncing';
+    this.held = [];
+  }
+
+  get syncing(): boolean {
+    return this.state === 'syncing';
+  }
+
+  get closed(): boolean {
+    return this.state === 'closed';
+  }
+
+  close(code: number, reason: string): void {
+    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)
+      this.ws.close(code, reason);
+  }
+
+  kill(): void {
+    this.close(CLOSE_CODES.deadPeer, 'no heartbeat');
+    setTimeout(() => this.ws.terminate(), 1000).unref();
+  }
+
+  private deliver(item: CommittedChange): void {
+    this.sendRaw(item.json);
+    const change = item.change;
+    if (change.type === 'receive_message') {
+      const m = change.message;
+      if (m.to.id === this.userId) {
+        this.contacts.add(m.from.id);
+        if (m.status === 'sent') this.rt.delivery.add(this.userId, m.from.id, m.id);
+      } else this.contacts.add(m.to.id);
+    } else if (change.type === 'group_joined') {
+      this.rt.hub.addAudience(this, `g:${change.group.id}`);
+      for (const member of change.group.members) if (member.id !== this.userId) this.contacts.add(member.id);
+    }
+  }
+
+  private onData(data: WebSocket.RawData, isBinary: boolean): void {
+    this.lastSeen = Date.now();
+    if (this.state === 'closed') return;
+    const text = isBinary ? '' : data.toString();
+    if (this.state === 'auth') this.queued.push(text);
+    else this.handleText(text);
+  }
+
+  private handleText(text: string): void {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      if (this.state === 'hello') return this.close(CLOSE_CODES.unauthorized, 'hello expected');
+      return this.send({ type: 'message_error', error: REALTIME_ERRORS.badFrame, context: 'unknown' });
+    }
+    const parsed = clientFrameSchema.safeParse(raw);
+    if (this.state === 'hello') {
+      if (!parsed.success || parsed.data.type !== 'hello')
+        return this.close(CLOSE_CODES.unauthorized, 'hello expected');
+      return void this.hello(parsed.data);
+    }
+    if (!parsed.success) return this.send(invalidFrameError(raw));
+    this.dispatch(parsed.data);
+  }
+
+  private dispatch(frame: ClientFrame): void {
+    try {
+      handleFrame(this, frame);
+    } catch (err) {
+      this.rt.deps.log.error({ err, type: frame.type }, 'realtime frame failed');
+      const mutation = 'deviceId' in frame ? { deviceId: frame.deviceId, mid: frame.mid } : {};
+      this.send({ type: 'message_error', error: REALTIME_ERRORS.internal, context: frame.type, ...mutation });
+    }
+  }
+
+  private async hello(frame: HelloFrame): Promise<void> {
+    if (frame.v !== PROTOCOL_VERSION) {
+      this.send({ type: 'message_error', error: REALTIME_ERRORS.protocolVersion, context: 'hello' });
+      return this.close(CLOSE_CODES.protocolVersion, 'protocol version');
+    }
+    this.state = 'auth';
+    const { deps, hub, presence } = this.rt;
+    const auth = await validateSessionToken(deps.db, frame.token, deps.now()).catch(() => null);
+    if (this.state !== 'auth') return;
+    if (!auth || hub.closed) {
+      this.state = 'closed';
+      return this.close(CLOSE_CODES.unauthorized, 'unauthorized');
+    }
+    clearTimeout(this.helloTimer);
+    this.userId = auth.user.id;
+    this.audiences.add(`u:${this.userId}`);
+    for (const audience of presence.groupAudiences(this.userId)) this.audiences.add(audience);
+    this.contacts = presence.loadContacts(this.userId);
+    const first = hub.register(this);
+    this.registered = true;
+    this.state = 'ready';
+    this.send({
+      type: 'welcome',
+      v: PROTOCOL_VERSION,
+      userId: this.userId,
+      heartbeatMs: this.rt.options.heartbeatMs,
+    });
+    presence.connected(this, first);
+    const queued = this.queued;
+    this.queued = [];
+    for (const text of queued) if (!this.closed) this.handleText(text);
+  }
+
+  private onClose(): void {
+    this.state = 'closed';
+    this.held = undefined;
+    clearTimeout(this.helloTimer);
+    this.rt.sockets.delete(this);
+    // On shutdown the database may already be closed: nobody is left to tell.
+    if (!this.registered || this.rt.hub.closed) return;
+    this.registered = false;
+    const last = this.rt.hub.unregister(this);
+    try {
+      this.rt.presence.disconnected(this, last, this.openChat);
+    } catch (err) {
+      this.rt.deps.log.error({ err }, 'presence update failed');
+    }
+  }
+}

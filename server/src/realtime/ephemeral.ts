@@ -1,0 +1,81 @@
+import type SQLite from 'better-sqlite3';
+import { REALTIME_ERRORS } from '@campus/protocol';
+import { isGroupMember } from '../modules/chat/writes';
+import type { Connection } from './connection';
+import { userRef } from './user-refs';
+
+const readSeqStatements = new WeakMap<SQLite.Database, SQLite.Statement<[string, string, string]>>();
+function markGroupSeen(sqlite: SQLite.Database, groupId: string, userId: string): void {
+  let stmt = readSeqStatements.get(sqlite);
+  if (!stmt) {
+    stmt = sqlite.prepare(
+      `UPDATE group_members SET read_seq = (SELECT last_seq FROM groups WHERE id = ?1)
+        WHERE group_id = ?2 AND user_id = ?3`,
+    );
+    readSeqStatements.set(sqlite, stmt);
+  }
+  stmt.run(groupId, groupId, userId);
+}
+
+function refuseGroup(conn: Connection, groupId: string): void {
+  conn.send({ type: 'message_error', error: REALTIME_ERRORS.notGroupMember, context: 'group', groupId });
+}
+
+/** Membership from the connection's audiences, else the database (a group made since hello). */
+function member(conn: Connection, groupId: string): boolean {
+  const audience = `g:${groupId}`;
+  if (conn.audiences.has(audience)) return true;
+  if (!isGroupMember(conn.rt.deps, groupId, conn.userId)) return false;
+  conn.rt.hub.addAudience(conn, audience);
+  return true;
+}
+
+/** The user opened a chat with `peerId`: they hear the peer's presence and get the online list. */
+export function joinChat(conn: Connection, peerId: string): void {
+  if (peerId === conn.userId || !userRef(conn.rt.deps.sqlite, peerId)) {
+    return conn.send({ type: 'message_error', error: REALTIME_ERRORS.unknownUser, context: 'join_chat' });
+  }
+  conn.rt.presence.watch(conn, peerId, conn.openChat);
+  conn.openChat = peerId;
+  conn.contacts.add(peerId);
+  conn.rt.presence.sendOnlineList(conn);
+}
+
+/** The user opened a group: members only; everything in it so far counts as seen. */
+export function joinGroup(conn: Connection, groupId: string): void {
+  if (!member(conn, groupId)) return refuseGroup(conn, groupId);
+  markGroupSeen(conn.rt.deps.sqlite, groupId, conn.userId);
+}
+
+/** Typing goes to the partner only (roomId) or to the other members of the group (groupId). */
+export function typing(
+  conn: Connection,
+  frame: { type: 'typing' | 'stop_typing'; roomId?: string; groupId?: string },
+) {
+  const start = frame.type === 'typing';
+  if (!conn.rt.rates.take(conn.userId)) {
+    return conn.send({
+      type: 'message_error',
+      error: REALTIME_ERRORS.rateLimited,
+      context: frame.groupId ? 'group' : frame.type,
+      ...(frame.groupId ? { groupId: frame.groupId } : {}),
+    });
+  }
+  if (frame.groupId) {
+    if (!member(conn, frame.groupId)) return refuseGroup(conn, frame.groupId);
+    const json = JSON.stringify({
+      type: start ? 'group_member_typing' : 'group_member_stop_typing',
+      fromUserId: conn.userId,
+      groupId: frame.groupId,
+    });
+    for (const other of conn.rt.hub.audienceMembers(`g:${frame.groupId}`) ?? []) {
+      if (other.userId !== conn.userId) other.sendRaw(json);
+    }
+    return;
+  }
+  if (!frame.roomId || frame.roomId === conn.userId) return;
+  conn.rt.hub.sendToUsers([frame.roomId], {
+    type: start ? 'peer_typing' : 'peer_stop_typing',
+    fromUserId: conn.userId,
+  });
+}

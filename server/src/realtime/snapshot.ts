@@ -1,0 +1,53 @@
+import { SYNC, type SyncResetFrame, type UserListEntry } from '@campus/protocol';
+import type { AppDeps } from '../lib/deps';
+import { directPage, groupPage, listConversations, listUserGroups } from '../modules/chat/read-repo';
+
+interface UserRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  profile_picture_url: string | null;
+  email: string;
+  last_active_at: string | null;
+}
+
+/**
+ * Recent state for a device starting over: the newest conversations, the user's groups, the last page of
+ * each conversation and everyone they name. Older history loads through REST on demand.
+ */
+export async function buildSnapshot(
+  deps: AppDeps,
+  userId: string,
+): Promise<Omit<SyncResetFrame, 'type' | 'cursor'>> {
+  const { db } = deps;
+  const [conversations, groups] = await Promise.all([
+    listConversations(db, userId, SYNC.snapshotConversations),
+    listUserGroups(db, userId),
+  ]);
+  const per = SYNC.snapshotMessagesPerConversation;
+  const partners = conversations.filter((c) => !c.isGroup).map((c) => c.id);
+  const recentGroups = groups.slice(0, SYNC.snapshotConversations);
+  const [messages, groupMessages] = await Promise.all([
+    Promise.all(partners.map((p) => directPage(db, userId, p, 1, per))).then((pages) => pages.flat()),
+    Promise.all(recentGroups.map((g) => groupPage(db, g.id, 1, per))).then((pages) => pages.flat()),
+  ]);
+
+  const ids = new Set<string>([userId, ...partners]);
+  for (const group of groups) for (const m of group.members) ids.add(m.id);
+  for (const m of groupMessages) ids.add(m.from.id);
+  const rows = deps.sqlite
+    .prepare<[string], UserRow>(
+      `SELECT id, first_name, last_name, profile_picture_url, email, last_active_at
+         FROM users WHERE id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify([...ids]));
+  const users: UserListEntry[] = rows.map((r) => ({
+    id: r.id,
+    firstName: r.first_name,
+    lastName: r.last_name,
+    profilePictureUrl: r.profile_picture_url,
+    email: r.email,
+    lastActiveAt: r.last_active_at,
+  }));
+  return { conversations, groups, messages, groupMessages, users };
+}
