@@ -2,9 +2,12 @@ import { hashPassword } from '../lib/auth/password';
 import { findUserByEmail, insertUser } from '../modules/users/repo';
 import { DEMO_ACCOUNTS } from './demo-accounts';
 import { openMigratedDatabase } from './open-db';
+import { cliDeps } from './cli-deps';
+import { seedDemoChat } from './demo-chat';
 
 // pnpm seed: adds the demo accounts that are missing and prints their sign-in details once.
-const { db, close, config } = await openMigratedDatabase();
+const opened = await openMigratedDatabase();
+const { db, close, config } = opened;
 if (config.nodeEnv === 'production' && !process.argv.includes('--force')) {
   console.error(
     'Refusing to seed demo accounts with public passwords in production (pass --force to insist).',
@@ -26,6 +29,16 @@ try {
     );
   } else {
     console.log('The demo accounts already exist (see README for their sign-in details).');
+  }
+
+  // The demo chat's messages are spread over the hour before now, in order.
+  let now = Date.now() - 60 * 60_000;
+  const deps = cliDeps(opened, () => now);
+  try {
+    const { created } = await seedDemoChat(deps, { advance: (ms) => (now += ms) });
+    if (created > 0) console.log('Demo chat added: Alex ↔ Priya, and the group "Hackathon Team" with Sam.');
+  } finally {
+    deps.realtime.close();
   }
 } finally {
   await close();

@@ -1,0 +1,38 @@
+import type { Config } from '../config';
+import type { DB } from '../lib/db/database';
+import type SQLite from 'better-sqlite3';
+import type { AppDeps } from '../lib/deps';
+import { createLogger } from '../lib/logger';
+import { DEFAULT_AUTH_RATE_RULES } from '../lib/rate-limit';
+import { loadOrCreateSecret } from '../lib/secret';
+import { createStorage } from '../lib/storage';
+import { createRealtimeHub } from '../realtime/hub';
+
+/**
+ * The server's dependencies for a one-off command, so it writes through the same code paths as the server
+ * (chat writes append to the change log, which clients sync from). Nothing is listening: no one to push to,
+ * and no mail goes out.
+ */
+export function cliDeps(
+  opened: { db: DB; sqlite: SQLite.Database; config: Config },
+  now: () => number,
+): AppDeps {
+  return {
+    config: opened.config,
+    db: opened.db,
+    sqlite: opened.sqlite,
+    realtime: createRealtimeHub(opened.sqlite, { now }),
+    storage: createStorage(opened.config.dataDir, now),
+    log: createLogger('silent'),
+    mailer: {
+      async send() {
+        throw new Error('command-line tools do not send mail');
+      },
+      close() {},
+    },
+    devMailbox: undefined,
+    secret: loadOrCreateSecret(opened.config.dataDir, 'otp'),
+    rateRules: DEFAULT_AUTH_RATE_RULES,
+    now,
+  };
+}

@@ -1,0 +1,87 @@
+import type { AppDeps } from '../lib/deps';
+import { storeDirectMessage, storeGroupMessage } from '../modules/chat/writes';
+import { createGroup } from '../modules/groups/service';
+import { findUserByEmail } from '../modules/users/repo';
+
+/** Fixed ids make the demo idempotent: the chat writes return an already stored message unchanged. */
+const DIRECT: { id: string; from: 'alex' | 'priya'; content: string }[] = [
+  {
+    id: '5eed0001-0000-4000-8000-000000000001',
+    from: 'alex',
+    content: 'Hey Priya! Are you going to the hackathon on Saturday?',
+  },
+  {
+    id: '5eed0001-0000-4000-8000-000000000002',
+    from: 'priya',
+    content: 'Yes! Still looking for a team though 😅',
+  },
+  {
+    id: '5eed0001-0000-4000-8000-000000000003',
+    from: 'alex',
+    content: 'Join ours, we need someone who knows data viz.',
+  },
+  {
+    id: '5eed0001-0000-4000-8000-000000000004',
+    from: 'priya',
+    content: 'Deal. Sharing my notes here: https://example.edu/notes',
+  },
+];
+
+const GROUP_NAME = 'Hackathon Team';
+const GROUP: { id: string; from: 'alex' | 'priya' | 'sam'; content: string }[] = [
+  { id: '5eed0002-0000-4000-8000-000000000001', from: 'alex', content: 'Welcome to the team, everyone 🎉' },
+  { id: '5eed0002-0000-4000-8000-000000000002', from: 'sam', content: 'Hi all! I can do the backend.' },
+  {
+    id: '5eed0002-0000-4000-8000-000000000003',
+    from: 'priya',
+    content: 'I will take the charts. Meeting at the library at 5?',
+  },
+];
+
+export interface DemoChatResult {
+  created: number;
+}
+
+/**
+ * A demo direct conversation (Alex ↔ Priya) and a demo group (Alex, Priya, Sam) with a few messages, written
+ * through the chat writes and createGroup so the change log has them. Messages are spread over the last
+ * hour through `clock`. Missing demo students skip the demo chat.
+ */
+export async function seedDemoChat(
+  deps: AppDeps,
+  clock: { advance(ms: number): void },
+): Promise<DemoChatResult> {
+  const [alex, priya, sam] = await Promise.all(
+    ['alex', 'priya', 'sam'].map((name) => findUserByEmail(deps.db, `${name}@campustalk.test`)),
+  );
+  if (!alex || !priya || !sam) return { created: 0 };
+  const ids = { alex: alex.id, priya: priya.id, sam: sam.id };
+  const before = deps.sqlite.prepare('SELECT count(*) FROM change_log').pluck();
+  const start = before.get() as number;
+
+  for (const message of DIRECT) {
+    clock.advance(4 * 60_000);
+    const to = message.from === 'alex' ? ids.priya : ids.alex;
+    storeDirectMessage(deps, ids[message.from], { id: message.id, to, content: message.content });
+  }
+
+  let group = await deps.db
+    .selectFrom('groups')
+    .select('id')
+    .where('name', '=', GROUP_NAME)
+    .where('created_by', '=', ids.alex)
+    .executeTakeFirst();
+  if (!group) {
+    clock.advance(60_000);
+    group = createGroup(deps, ids.alex, { name: GROUP_NAME, memberIds: [ids.priya, ids.sam] });
+  }
+  for (const message of GROUP) {
+    clock.advance(3 * 60_000);
+    storeGroupMessage(deps, ids[message.from], {
+      id: message.id,
+      groupId: group.id,
+      content: message.content,
+    });
+  }
+  return { created: (before.get() as number) - start };
+}

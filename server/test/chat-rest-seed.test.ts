@@ -1,0 +1,62 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, expect, it } from 'vitest';
+import type { ConversationItem, DirectMessage, GroupMessage } from '@campus/protocol';
+import { startTestServer } from './support/test-server';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-seed-chat-'));
+const serverDir = fileURLToPath(new URL('..', import.meta.url));
+const seed = () =>
+  execFileSync(path.join(serverDir, 'node_modules/.bin/tsx'), ['src/cli/seed.ts'], {
+    cwd: serverDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test' },
+    encoding: 'utf8',
+  });
+
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+it('pnpm seed adds a demo chat and a demo group once, readable through the API', async () => {
+  expect(seed()).toContain('Demo chat added');
+  expect(seed()).not.toContain('Demo chat added');
+
+  const server = await startTestServer({ config: { dataDir } });
+  try {
+    const login = await server.post('/api/auth/login', {
+      email: 'alex@campustalk.test',
+      password: 'student-demo-123',
+    });
+    const token = login.body.token as string;
+    const conversations = (await server.get('/api/conversations', token))
+      .body as unknown as ConversationItem[];
+    expect(conversations.map((c) => c.name)).toEqual(['Hackathon Team', 'Priya Sharma']);
+    expect(conversations[0]).toMatchObject({ isGroup: true, unreadCount: 2 });
+    expect(conversations[1]).toMatchObject({
+      unreadCount: 2,
+      lastMessageSnippet: 'Deal. Sharing my notes here: h...',
+    });
+
+    const priya = conversations[1]!.id;
+    const chat = (await server.get(`/api/chat/${priya}`, token)).body as unknown as DirectMessage[];
+    expect(chat).toHaveLength(4);
+    expect(chat[3]!.content).toMatch(/^Hey Priya!/);
+    const times = chat.map((m) => Date.parse(m.timestamp));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    const group = (await server.get(`/api/groups/${conversations[0]!.id}/messages`, token))
+      .body as unknown as GroupMessage[];
+    expect(group.map((m) => m.from.firstName)).toEqual(['Priya', 'Sam', 'Alex']);
+    const log = server.deps.sqlite.prepare(
+      'SELECT type, count(*) AS n FROM change_log GROUP BY type ORDER BY type',
+    );
+    expect(log.all()).toEqual([
+      { type: 'group_joined', n: 1 },
+      { type: 'receive_group_message', n: 3 },
+      { type: 'receive_message', n: 4 },
+    ]);
+  } finally {
+    await server.stop();
+  }
+}, 60_000);
