@@ -241,8 +241,8 @@ class SyncEngine implements SyncClient {
   private async applyPage(page: ChangesFrame, generation: number): Promise<void> {
     this.afterApply(await applyChanges(this.db, this.userId, page.changes, page.cursor));
     if (generation !== this.session || !this.connection.isLive(generation)) return;
-    if (page.hasMore) this.send({ type: 'pull', cursor: page.cursor }, generation);
-    else await this.finishPull(generation);
+    // The server streams every page of one pull; the last one says hasMore false.
+    if (!page.hasMore) await this.finishPull(generation);
   }
 
   private async applyReset(reset: SyncResetFrame, generation: number): Promise<void> {

@@ -96,15 +96,18 @@ export class FakeServer {
       socket.deliver({ type: 'sync_reset', cursor: this.seq, ...this.snapshot });
       return;
     }
+    // Like the server: one pull is answered with every page, the last one saying hasMore false.
     const after = this.log.filter((c) => c.seq > cursor);
-    const page = after.slice(0, this.pageSize);
-    const hasMore = after.length > page.length;
-    socket.deliver({
-      type: 'changes',
-      changes: page,
-      cursor: hasMore ? page.at(-1)!.seq : this.seq,
-      hasMore,
-    });
+    for (let i = 0; i === 0 || i < after.length; i += this.pageSize) {
+      const page = after.slice(i, i + this.pageSize);
+      const hasMore = i + this.pageSize < after.length;
+      socket.deliver({
+        type: 'changes',
+        changes: page,
+        cursor: hasMore ? page.at(-1)!.seq : this.seq,
+        hasMore,
+      });
+    }
   }
 
   private mutate(socket: FakeSocket, frame: Extract<ClientFrame, { deviceId: string }>): void {
