@@ -9,8 +9,8 @@ function markGroupSeen(sqlite: SQLite.Database, groupId: string, userId: string)
   let stmt = readSeqStatements.get(sqlite);
   if (!stmt) {
     stmt = sqlite.prepare(
-      `UPDATE group_members SET read_seq = (SELECT last_seq FROM groups WHERE id = ?1)
-        WHERE group_id = ?2 AND user_id = ?3`,
+      `UPDATE group_members SET read_seq = (SELECT last_seq FROM groups WHERE id = ?)
+        WHERE group_id = ? AND user_id = ?`,
     );
     readSeqStatements.set(sqlite, stmt);
   }

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REALTIME_ERRORS } from '@campus/protocol';
+import { createGroup } from '../src/modules/groups/service';
+import { startTestServer, type TestServer } from './support/test-server';
+import { createUser, WsClient, type TestUser } from './support/ws-client';
+
+let server: TestServer;
+let members: TestUser[];
+let outsider: TestUser;
+let groupId: string;
+const open: WsClient[] = [];
+
+async function connect(user: TestUser) {
+  const client = await WsClient.connect(server, user);
+  open.push(client);
+  return client;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  members = [];
+  for (const name of ['Ann', 'Bob', 'Cid', 'Dee']) members.push(await createUser(server, name));
+  outsider = await createUser(server, 'Eve');
+  groupId = createGroup(server.deps, members[0]!.id, {
+    name: 'Study group',
+    memberIds: members.slice(1).map((m) => m.id),
+  }).id;
+});
+afterAll(async () => {
+  for (const c of open) c.close();
+  await server.close();
+});
+
+describe('group chat over /ws', () => {
+  it('fans a group message out to every member and nobody else', async () => {
+    const clients = await Promise.all(members.map(connect));
+    const eve = await connect(outsider);
+    const id = randomUUID();
+    const mid = clients[1]!.mutate({ type: 'send_group_message', id, groupId, content: 'Hi all' });
+    await clients[1]!.waitFor((f) => f.type === 'ack' && f.mid === mid);
+    for (const client of clients) {
+      const got = await client.waitFor((f) => f.type === 'receive_group_message');
+      expect(got.message).toMatchObject({
+        id,
+        group: groupId,
+        content: 'Hi all',
+        from: { id: members[1]!.id },
+      });
+    }
+    await WsClient.settle();
+    expect(eve.of('receive_group_message')).toHaveLength(0);
+  });
+
+  it('group typing reaches the other members only', async () => {
+    const [a, b] = await Promise.all(members.slice(0, 2).map(connect));
+    const eve = await connect(outsider);
+    a!.send({ type: 'typing', groupId });
+    expect(await b!.waitFor((f) => f.type === 'group_member_typing')).toEqual({
+      type: 'group_member_typing',
+      fromUserId: members[0]!.id,
+      groupId,
+    });
+    await WsClient.settle();
+    expect(a!.of('group_member_typing')).toHaveLength(0);
+    expect(eve.of('group_member_typing')).toHaveLength(0);
+  });
+
+  it('refuses a non-member on send, join and typing with context group', async () => {
+    const eve = await connect(outsider);
+    const b = await connect(members[1]!);
+    const mid = eve.mutate({ type: 'send_group_message', id: randomUUID(), groupId, content: 'let me in' });
+    const refusal = {
+      type: 'message_error',
+      error: REALTIME_ERRORS.notGroupMember,
+      context: 'group',
+      groupId,
+    };
+    expect(await eve.waitFor((f) => f.type === 'message_error' && f.mid === mid)).toMatchObject(refusal);
+    eve.send({ type: 'join_group', groupId });
+    eve.send({ type: 'typing', groupId });
+    await eve.waitFor((_f) => eve.of('message_error').length === 3);
+    expect(eve.of('message_error')).toEqual([{ ...refusal, deviceId: eve.deviceId, mid }, refusal, refusal]);
+    await WsClient.settle();
+    expect(b.of('receive_group_message').some((f) => JSON.stringify(f).includes('let me in'))).toBe(false);
+    expect(b.of('group_member_typing').some((f) => f.fromUserId === outsider.id)).toBe(false);
+  });
+
+  it('join_group marks the group read for that member', async () => {
+    const c = await connect(members[2]!);
+    c.send({ type: 'join_group', groupId });
+    c.send({ type: 'ping', t: 1 });
+    await c.waitFor((f) => f.type === 'pong');
+    expect(c.of('message_error')).toEqual([]);
+    const row = server.deps.sqlite
+      .prepare(
+        'SELECT m.read_seq AS readSeq, g.last_seq AS lastSeq FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.group_id = ? AND m.user_id = ?',
+      )
+      .get(groupId, members[2]!.id) as { readSeq: number; lastSeq: number };
+    expect(row.readSeq).toBe(row.lastSeq);
+    expect(row.lastSeq).toBeGreaterThan(0);
+  });
+});
