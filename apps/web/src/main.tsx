@@ -9,6 +9,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { applyStartupQuery } from './app/startup';
+import { registerServiceWorker } from './features/offline/service-worker';
 import { detectPlatform } from './platform';
 
 applyStartupQuery();
@@ -21,3 +22,6 @@ createRoot(root).render(
     <App platform={platform} />
   </StrictMode>,
 );
+
+// After the page has loaded, so the worker's first downloads never compete with the app's own.
+window.addEventListener('load', registerServiceWorker, { once: true });

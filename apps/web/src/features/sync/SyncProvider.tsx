@@ -2,6 +2,7 @@ import { useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { SyncClient } from '@campus/sync';
 import { readSession } from '../../lib/session-storage';
 import { usePlatform } from '../../platform';
+import { registerServiceWorker } from '../offline/service-worker';
 import { useSignedInUser } from '../session/session-context';
 import { trackClient } from './running-clients';
 import { SyncContext } from './sync-context';
@@ -34,6 +35,8 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     });
     const untrack = trackClient(created);
     created.start();
+    // Logging out unregistered the offline shell; a new sign-in in the same page brings it back.
+    registerServiceWorker();
     setClient(created);
     return () => {
       untrack();

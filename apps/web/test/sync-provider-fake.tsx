@@ -1,0 +1,103 @@
+import 'fake-indexeddb/auto';
+import { render } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { vi } from 'vitest';
+import { deleteUserDatabase, openUserDatabase, type CampusDatabase, type EphemeralState } from '@campus/sync';
+import type { SyncClient, SyncClientOptions } from '@campus/sync';
+import { AppProviders } from '../src/app/AppProviders';
+import { AppRoutes } from '../src/app/AppRoutes';
+import { SyncFactoryContext } from '../src/features/sync/sync-factory';
+import { fakePlatform } from './helpers';
+
+export type FakeSyncClient = SyncClient & {
+  options: SyncClientOptions;
+  setState(next: Partial<EphemeralState>): void;
+  start: ReturnType<typeof vi.fn>;
+  stop: ReturnType<typeof vi.fn>;
+};
+
+/**
+ * A sync client on a real Dexie database (fake-indexeddb) whose connection state the test sets: the screens
+ * are tested against the SyncClient contract, the engine itself has its own tests in packages/sync.
+ */
+export function fakeSyncClient(options: SyncClientOptions, initial: Partial<EphemeralState> = {}) {
+  let state: EphemeralState = {
+    status: 'online',
+    online: new Set(),
+    onlineCount: null,
+    typing: new Map(),
+    lastActive: new Map(),
+    ...initial,
+  };
+  const listeners = new Set<() => void>();
+  const db: CampusDatabase = options.db ?? openUserDatabase(options.self.id);
+  const client: FakeSyncClient = {
+    options,
+    db,
+    userId: options.self.id,
+    start: vi.fn(),
+    stop: vi.fn(async () => undefined),
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    setState(next) {
+      state = { ...state, ...next };
+      listeners.forEach((listener) => listener());
+    },
+    onMessageError: () => () => undefined,
+    sendDirectMessage: vi.fn(async () => 'm-1'),
+    sendGroupMessage: vi.fn(async () => 'g-1'),
+    markRead: vi.fn(async () => undefined),
+    react: vi.fn(async () => undefined),
+    retry: vi.fn(async () => undefined),
+    discard: vi.fn(async () => undefined),
+    typing: vi.fn(),
+    stopTyping: vi.fn(),
+    joinChat: vi.fn(),
+    joinGroup: vi.fn(),
+    loadDirectPage: vi.fn(async () => 0),
+    loadGroupPage: vi.fn(async () => 0),
+  };
+  return client;
+}
+
+/** Every client the app made in this test, newest last. */
+export function fakeSyncFactory(initial: Partial<EphemeralState> = {}) {
+  const clients: FakeSyncClient[] = [];
+  const factory = (options: SyncClientOptions) => {
+    const client = fakeSyncClient(options, initial);
+    clients.push(client);
+    return client;
+  };
+  return { factory, clients, latest: () => clients[clients.length - 1] };
+}
+
+function LocationProbe() {
+  const location = useLocation();
+  return <div data-testid="location">{location.pathname + location.search}</div>;
+}
+
+/** The whole app at `path`, with the given sync client factory. */
+export function renderWithSync(path: string, factory: (options: SyncClientOptions) => SyncClient) {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <SyncFactoryContext value={factory}>
+        <AppProviders platform={fakePlatform()}>
+          <AppRoutes />
+          <LocationProbe />
+        </AppProviders>
+      </SyncFactoryContext>
+    </MemoryRouter>,
+  );
+}
+
+/** A user's cache as a test prepares it; deleted again by resetDatabase. */
+export function userDatabase(userId: string): CampusDatabase {
+  return openUserDatabase(userId);
+}
+
+export async function resetDatabase(userId: string): Promise<void> {
+  await deleteUserDatabase(userId);
+}
