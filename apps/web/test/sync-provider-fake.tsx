@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
-import { vi } from 'vitest';
+import { vi, type Mock } from 'vitest';
 import { deleteUserDatabase, openUserDatabase, type CampusDatabase, type EphemeralState } from '@campus/sync';
 import type { SyncClient, SyncClientOptions } from '@campus/sync';
 import { AppProviders } from '../src/app/AppProviders';
@@ -12,8 +12,8 @@ import { fakePlatform } from './helpers';
 export type FakeSyncClient = SyncClient & {
   options: SyncClientOptions;
   setState(next: Partial<EphemeralState>): void;
-  start: ReturnType<typeof vi.fn>;
-  stop: ReturnType<typeof vi.fn>;
+  start: Mock<() => void>;
+  stop: Mock<() => Promise<void>>;
 };
 
 /**
@@ -35,8 +35,8 @@ export function fakeSyncClient(options: SyncClientOptions, initial: Partial<Ephe
     options,
     db,
     userId: options.self.id,
-    start: vi.fn(),
-    stop: vi.fn(async () => undefined),
+    start: vi.fn<() => void>(),
+    stop: vi.fn(async (): Promise<void> => undefined),
     getState: () => state,
     subscribe(listener) {
       listeners.add(listener);
@@ -80,8 +80,8 @@ function LocationProbe() {
 }
 
 /** The whole app at `path`, with the given sync client factory. */
-export function renderWithSync(path: string, factory: (options: SyncClientOptions) => SyncClient) {
-  return render(
+export function renderWithSync(path: string, factory: (options: SyncClientOptions) => SyncClient): void {
+  render(
     <MemoryRouter initialEntries={[path]}>
       <SyncFactoryContext value={factory}>
         <AppProviders platform={fakePlatform()}>
