@@ -1,0 +1,162 @@
+/**
+ * The load generator (its own process, pinned to the other core by run.ts). Connects 1,000 clients,
+ * measures the server's idle memory per connection, then sends an open-loop schedule: send times are
+ * fixed in advance at the target rate and never wait for replies, and latencies count from the planned
+ * send time, so a slow server cannot slow the load down and hide its own delay (coordinated omission).
+ * Configuration comes as JSON in BENCH_CONFIG; results go as JSON to `out`.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connectClient, type LoadClient } from './load/clients';
+import { MessageTracker } from './load/tracker';
+import type { LoadConfig, LoadResult, PhaseResult } from './load/types';
+import { CLIENT_COUNT, groupIdOf, MESSAGE_CONTENT, seededRandom } from './shared/population';
+import { machineBusyMicros, processCpuMicros, processRssKb, readCpuTimes, stealPercent } from './shared/proc';
+
+const CONNECT_CONCURRENCY = 50;
+const config = JSON.parse(process.env.BENCH_CONFIG ?? '{}') as LoadConfig;
+const tokens = config.tokensFile
+  ? (JSON.parse(readFileSync(config.tokensFile, 'utf8')) as string[])
+  : undefined;
+
+const capacity =
+  config.warmupRate * config.warmupSeconds + config.rates.reduce((sum, r) => sum + r * config.seconds, 0);
+const tracker = new MessageTracker(capacity);
+const errors: Record<string, number> = {};
+const events = {
+  onAck: (_client: number, mid: number, now: number) => tracker.ack(mid, now),
+  onReceive: (client: number, id: string, now: number) => tracker.receive(client, id, now),
+  onError: (_client: number, error: string) => void (errors[error] = (errors[error] ?? 0) + 1),
+};
+
+async function connectAll(): Promise<LoadClient[]> {
+  const clients: LoadClient[] = [];
+  for (let first = 0; first < CLIENT_COUNT; first += CONNECT_CONCURRENCY) {
+    const batch = [];
+    for (let i = first; i < Math.min(CLIENT_COUNT, first + CONNECT_CONCURRENCY); i++)
+      batch.push(connectClient(i, { target: config.target, url: config.url, tokens }, events));
+    clients.push(...(await Promise.all(batch)));
+  }
+  return clients;
+}
+
+let nextMessage = 0;
+const random = seededRandom(20261123);
+const deviceIds = Array.from({ length: CLIENT_COUNT }, (_, i) => `bench-device-${i}`);
+
+/** Sends `rate × seconds` messages at fixed planned times from random senders; resolves after the last. */
+function runSchedule(clients: LoadClient[], phase: number, rate: number, seconds: number): Promise<void> {
+  const first = nextMessage;
+  const count = rate * seconds;
+  nextMessage += count;
+  const interval = 1000 / rate;
+  const start = performance.now() + 5;
+  for (let k = 0; k < count; k++)
+    tracker.plan(first + k, phase, start + k * interval, Math.floor(random() * CLIENT_COUNT));
+
+  let k = 0;
+  return new Promise((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      while (k < count && start + k * interval <= now) {
+        const messageNo = first + k++;
+        const sender = tracker.sender[messageNo]!;
+        clients[sender]!.send({
+          type: 'send_group_message',
+          deviceId: deviceIds[sender]!,
+          mid: messageNo + 1,
+          id: tracker.messageId(messageNo),
+          groupId: groupIdOf(sender),
+          content: MESSAGE_CONTENT,
+        });
+        tracker.sent(messageNo, performance.now());
+      }
+      if (k < count) setTimeout(tick, Math.max(0, start + k * interval - performance.now()));
+      else resolve();
+    };
+    setTimeout(tick, 5);
+  });
+}
+
+function busyLoopMicros(): number {
+  return config.busyPids.reduce((sum, pid) => sum + processCpuMicros(pid), 0);
+}
+
+async function runPhase(clients: LoadClient[], rate: number, seconds: number): Promise<PhaseResult> {
+  const phase = tracker.startPhase();
+  const cpuBefore = processCpuMicros(config.serverPid);
+  const busyLoopsBefore = busyLoopMicros();
+  const statBefore = readCpuTimes();
+  const generatorBefore = process.cpuUsage();
+  const wallBefore = performance.now();
+  await runSchedule(clients, phase, rate, seconds);
+  const sendWindowMs = performance.now() - wallBefore;
+  const generatorUsed = process.cpuUsage(generatorBefore);
+  const generatorCpuPercent = ((generatorUsed.user + generatorUsed.system) / 1000 / sendWindowMs) * 100;
+  await sleep(config.drainMs);
+  const serverCpuMicros = processCpuMicros(config.serverPid) - cpuBefore;
+  const statAfter = readCpuTimes();
+  const generatorAll = process.cpuUsage(generatorBefore);
+  const otherMicros =
+    machineBusyMicros(statBefore, statAfter) -
+    serverCpuMicros -
+    (generatorAll.user + generatorAll.system) -
+    (busyLoopMicros() - busyLoopsBefore);
+  const windowMs = performance.now() - wallBefore;
+  const summary = tracker.summary(phase);
+  return {
+    rate,
+    seconds,
+    ...summary,
+    serverCpuMicros,
+    cpuMicrosPerDelivery: serverCpuMicros / Math.max(1, summary.deliveries),
+    generatorCpuPercent,
+    stealPercent: {
+      all: stealPercent(statBefore, statAfter),
+      cpu0: stealPercent(statBefore, statAfter, 'cpu0'),
+      cpu1: stealPercent(statBefore, statAfter, 'cpu1'),
+    },
+    otherLoadPercent: Math.max(0, (otherMicros / 1000 / windowMs) * 100),
+  };
+}
+
+async function main(): Promise<void> {
+  await sleep(1000);
+  const rssBeforeKb = processRssKb(config.serverPid);
+  const connectStart = performance.now();
+  const clients = await connectAll();
+  const connectMs = performance.now() - connectStart;
+  // Let connection-time work (presence, snapshots, garbage) settle before reading idle memory.
+  await sleep(3000);
+  const rssIdleKb = processRssKb(config.serverPid);
+  process.stderr.write(`  ${CLIENT_COUNT} clients connected in ${Math.round(connectMs)} ms\n`);
+
+  await runPhase(clients, config.warmupRate, config.warmupSeconds);
+  const phases: PhaseResult[] = [];
+  for (const rate of config.rates) {
+    const result = await runPhase(clients, rate, config.seconds);
+    process.stderr.write(
+      `  ${rate} msg/s: p99 receive ${result.ms.receiveP99?.toFixed(1)} ms, lost ${result.lost}, ` +
+        `${result.cpuMicrosPerDelivery.toFixed(1)} µs/delivery\n`,
+    );
+    phases.push(result);
+  }
+  for (const client of clients) client.close();
+
+  const result: LoadResult = {
+    target: config.target,
+    connectMs,
+    rssBeforeKb,
+    rssIdleKb,
+    idleKbPerConnection: (rssIdleKb - rssBeforeKb) / CLIENT_COUNT,
+    errors,
+    phases,
+  };
+  writeFileSync(config.out, JSON.stringify(result, null, 2));
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`load generator failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (almost always 100). */
+export const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU time (user + system) a process has used so far, in microseconds. */
+export function processCpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) * 1_000_000) / CLK_TCK;
+}
+
+/** Resident memory of a process, in KiB. */
+export function processRssKb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
+  return match ? Number(match[1]) : NaN;
+}
+
+export interface CpuTimes {
+  steal: number;
+  /** Jiffies not idle (nor waiting on I/O): what every process and the kernel used. */
+  busy: number;
+  total: number;
+}
+
+/** Whole-machine and per-core jiffies from /proc/stat, for steal over a window. */
+export function readCpuTimes(): Map<string, CpuTimes> {
+  const times = new Map<string, CpuTimes>();
+  for (const line of readFileSync('/proc/stat', 'utf8').split('\n')) {
+    if (!line.startsWith('cpu')) continue;
+    const [name, ...rest] = line.trim().split(/\s+/);
+    const values = rest.map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is already inside user).
+    const total = values.slice(0, 8).reduce((sum, v) => sum + v, 0);
+    const idle = (values[3] ?? 0) + (values[4] ?? 0);
+    times.set(name ?? '?', { steal: values[7] ?? 0, busy: total - idle, total });
+  }
+  return times;
+}
+
+/** Steal percentage between two readings, for the whole machine ('cpu') or one core ('cpu0'). */
+export function stealPercent(
+  before: Map<string, CpuTimes>,
+  after: Map<string, CpuTimes>,
+  cpu = 'cpu',
+): number {
+  const a = before.get(cpu);
+  const b = after.get(cpu);
+  if (!a || !b || b.total === a.total) return 0;
+  return (100 * (b.steal - a.steal)) / (b.total - a.total);
+}
+
+/** CPU time used on the whole machine between two readings, in microseconds. */
+export function machineBusyMicros(before: Map<string, CpuTimes>, after: Map<string, CpuTimes>): number {
+  const a = before.get('cpu');
+  const b = after.get('cpu');
+  return a && b ? ((b.busy - a.busy) * 1_000_000) / CLK_TCK : 0;
+}
