@@ -218,4 +218,6 @@ it('keeps the 64 KB limit on JSON routes and validates sign requests', async () 
   expect((await sign(alex.token, ['../../etc/passwd'])).status).toBe(400);
   expect((await sign(alex.token, [])).status).toBe(400);
   expect((await server.post('/api/files/sign', { keys: ['a'.repeat(32)] })).status).toBe(401);
+  // The upload routes are mounted at /api; unknown API paths still answer 404, not 401.
+  expect((await server.get('/api/no-such-thing')).status).toBe(404);
 });

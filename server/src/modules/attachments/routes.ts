@@ -29,16 +29,17 @@ export function attachmentRoutes(deps: AppDeps) {
   const uploads = new RateLimiter(UPLOAD_RATE, deps.now);
   const userNotFound = () => new HttpError(404, CHAT_SERVER_MSG.userNotFound);
 
+  // Mounted at /api, so requireUser goes on each route: a `.use` here would answer 401 for every unknown /api path.
+  const auth = requireUser(deps);
   return new Hono<AuthEnv>()
-    .use(requireUser(deps))
-    .post('/groups/:groupId/attachments', uploadBodyLimit, async (c) => {
+    .post('/groups/:groupId/attachments', auth, uploadBodyLimit, async (c) => {
       const userId = c.get('user').id;
       const groupId = await memberGroupId(c, deps.db, userId);
       uploads.consume(userId);
       const upload = await readUpload(c);
       return c.json(await storeGroupAttachment(deps, userId, groupId, upload), 201);
     })
-    .post('/chat/:partnerId/attachments', uploadBodyLimit, async (c) => {
+    .post('/chat/:partnerId/attachments', auth, uploadBodyLimit, async (c) => {
       const userId = c.get('user').id;
       const partnerId = readId(c, 'partnerId', userNotFound());
       if (partnerId === userId) throw new HttpError(400, REALTIME_ERRORS.selfMessage);
@@ -47,7 +48,7 @@ export function attachmentRoutes(deps: AppDeps) {
       const upload = await readUpload(c);
       return c.json(await storeDirectAttachment(deps, userId, partnerId, upload), 201);
     })
-    .post('/files/sign', async (c) => {
+    .post('/files/sign', auth, async (c) => {
       const { keys } = await readBody(c, signFilesBodySchema);
       const allowed = await visibleKeys(deps.db, c.get('user').id, [...new Set(keys)]);
       const urls: Record<string, string> = {};
