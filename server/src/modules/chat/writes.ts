@@ -95,9 +95,6 @@ function prepare(sqlite: SQLite.Database) {
     bumpGroup: sqlite.prepare<[string, number, string]>(
       'UPDATE groups SET last_message_id = ?, last_seq = ? WHERE id = ?',
     ),
-    senderRead: sqlite.prepare<[number, string, string]>(
-      'UPDATE group_members SET read_seq = ? WHERE group_id = ? AND user_id = ?',
-    ),
   };
 }
 
@@ -250,7 +247,6 @@ export function storeGroupMessage(deps: AppDeps, fromUserId: string, input: Grou
       seq,
     );
     s.bumpGroup.run(message.id, seq, input.groupId);
-    s.senderRead.run(seq, input.groupId, fromUserId);
     tx.emit({ type: 'receive_group_message', message }, [`g:${input.groupId}`]);
     return message;
   });
