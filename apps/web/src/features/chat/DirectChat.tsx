@@ -12,14 +12,20 @@ import { ReplyBar } from './ReplyBar';
 import { UploadRows } from './UploadRows';
 import { useAttachmentUploads } from './useAttachmentUploads';
 import { useChatPartner } from './useChatPartner';
-import { byFailureKind, useHistoryPages } from './useHistoryPages';
+import { historyFailureText, useHistoryPages } from './useHistoryPages';
 import { useInlineErrors } from './useInlineErrors';
 import { useMarkRead } from './useMarkRead';
 import { useTypingSignal } from './useTypingSignal';
 import './chat.css';
 
-const initialError = byFailureKind(CHAT_MSG.initialMessagesFailed, CHAT_MSG.historyError);
-const olderError = byFailureKind(CHAT_MSG.olderMessagesFailed, CHAT_MSG.olderMessagesError);
+const initialError = historyFailureText(
+  [CHAT_MSG.initialMessagesFailed, CHAT_MSG.historyError],
+  CHAT_MSG.historyError,
+);
+const olderError = historyFailureText(
+  [CHAT_MSG.olderMessagesFailed, CHAT_MSG.olderMessagesError],
+  CHAT_MSG.olderMessagesError,
+);
 
 /** One-to-one chat with `partnerId`, read from the local cache and written through the sync client. */
 export function DirectChat({ partnerId }: { partnerId: string }) {

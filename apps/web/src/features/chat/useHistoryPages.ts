@@ -60,11 +60,11 @@ export function useHistoryPages<M>({ query, loadPage, initialError, olderError }
   return { messages, canLoadOlder, loadingOlder, loadOlder, error };
 }
 
-/** HTTP failures (the server answered) and other failures get the spec's two different texts. */
-export function byFailureKind(httpText: string, otherText: string) {
-  return (error: unknown): string => {
-    const status =
-      typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
-    return typeof status === 'number' && status > 0 ? httpText : otherText;
-  };
+/**
+ * The sync client already rejects with the spec's text for the case ('Failed to fetch …' when the server
+ * refused, 'Error loading …' when the request never completed); anything else gets `fallback`.
+ */
+export function historyFailureText(known: readonly string[], fallback: string) {
+  return (error: unknown): string =>
+    error instanceof Error && known.includes(error.message) ? error.message : fallback;
 }

@@ -1,0 +1,213 @@
+// liveQuery does nothing without a global indexedDB (Dexie checks it), so install fake-indexeddb's first.
+import 'fake-indexeddb/auto';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { render } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import type { DirectMessage, GroupMessage, MessageErrorFrame, UserRef } from '@campus/protocol';
+import {
+  openUserDatabase,
+  type CampusDatabase,
+  type EphemeralState,
+  type LocalDirectMessage,
+  type SyncClient,
+  type TypingTarget,
+} from '@campus/sync';
+import { ChatPage } from '../src/features/chat/ChatPage';
+import { GroupChatPage } from '../src/features/group-chat/GroupChatPage';
+import { SyncContext } from '../src/features/sync/sync-context';
+import { ThemeProvider } from '../src/features/theme/ThemeProvider';
+import { createApiClient } from '../src/lib/api';
+import { ApiProvider } from '../src/lib/ApiContext';
+import { PlatformProvider } from '../src/platform';
+import { fakePlatform } from './helpers';
+
+export const ME: UserRef = { id: 'u-alex', firstName: 'Alex', lastName: 'Rivera', profilePictureUrl: null };
+export const SAM: UserRef = { id: 'u-sam', firstName: 'Sam', lastName: 'Lee', profilePictureUrl: null };
+export const KIM: UserRef = { id: 'u-kim', firstName: 'Kim', lastName: 'Park', profilePictureUrl: null };
+
+type Call = [method: string, ...args: unknown[]];
+
+/**
+ * A SyncClient over a real Dexie database (fake-indexeddb): writes land in Dexie the way the real client's
+ * optimistic writes do, and every call is recorded so tests can see what the screen asked for.
+ */
+export class FakeSyncClient implements SyncClient {
+  readonly db: CampusDatabase = openUserDatabase(ME.id, { indexedDB: new IDBFactory(), IDBKeyRange });
+  readonly userId = ME.id;
+  readonly calls: Call[] = [];
+  private state: EphemeralState = {
+    status: 'online',
+    online: new Set(),
+    onlineCount: null,
+    typing: new Map(),
+    lastActive: new Map(),
+  };
+  private readonly listeners = new Set<() => void>();
+  private readonly errorListeners = new Set<(frame: MessageErrorFrame) => void>();
+  /** What the server holds beyond the cache, per page; replaced by tests. */
+  directPages: (partnerId: string, page: number) => Promise<number> = async () => 0;
+  groupPages: (groupId: string, page: number) => Promise<number> = async () => 0;
+  private clock = Date.now();
+
+  start(): void {}
+  async stop(): Promise<void> {}
+  getState = (): EphemeralState => this.state;
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  setState(patch: Partial<EphemeralState>): void {
+    this.state = { ...this.state, ...patch };
+    this.listeners.forEach((listener) => listener());
+  }
+  onMessageError(listener: (frame: MessageErrorFrame) => void) {
+    this.errorListeners.add(listener);
+    return () => this.errorListeners.delete(listener);
+  }
+  emitError(frame: MessageErrorFrame): void {
+    this.errorListeners.forEach((listener) => listener(frame));
+  }
+  callsOf(method: string): unknown[][] {
+    return this.calls.filter((call) => call[0] === method).map((call) => call.slice(1));
+  }
+
+  async sendDirectMessage(to: UserRef, content: string, replyTo: string | null = null): Promise<string> {
+    this.calls.push(['sendDirectMessage', to.id, content, replyTo]);
+    const id = `local-${this.calls.length}`;
+    this.clock += 1000;
+    await this.db.messages.put({
+      id,
+      from: ME,
+      to,
+      peerId: to.id,
+      content,
+      timestamp: new Date(this.clock).toISOString(),
+      status: 'sending',
+      attachmentUrl: null,
+      attachmentType: null,
+      replyTo,
+      reactions: [],
+    });
+    return id;
+  }
+  async sendGroupMessage(groupId: string, content: string): Promise<string> {
+    this.calls.push(['sendGroupMessage', groupId, content]);
+    return `local-${this.calls.length}`;
+  }
+  async markRead(partnerId: string, ids: readonly string[]): Promise<void> {
+    this.calls.push(['markRead', partnerId, [...ids]]);
+  }
+  async react(messageId: string, emoji: string, toUserId: string): Promise<void> {
+    this.calls.push(['react', messageId, emoji, toUserId]);
+    await this.db.messages.update(messageId, (message) => {
+      message.reactions = message.reactions.filter((r) => r.userId !== ME.id);
+      if (emoji) message.reactions.push({ emoji, userId: ME.id });
+    });
+  }
+  async retry(messageId: string): Promise<void> {
+    this.calls.push(['retry', messageId]);
+  }
+  async discard(messageId: string): Promise<void> {
+    this.calls.push(['discard', messageId]);
+  }
+  typing(target: TypingTarget): void {
+    this.calls.push(['typing', target]);
+  }
+  stopTyping(target: TypingTarget): void {
+    this.calls.push(['stopTyping', target]);
+  }
+  joinChat(peerId: string): void {
+    this.calls.push(['joinChat', peerId]);
+  }
+  joinGroup(groupId: string): void {
+    this.calls.push(['joinGroup', groupId]);
+  }
+  loadDirectPage(partnerId: string, page: number): Promise<number> {
+    this.calls.push(['loadDirectPage', partnerId, page]);
+    return this.directPages(partnerId, page);
+  }
+  loadGroupPage(groupId: string, page: number): Promise<number> {
+    this.calls.push(['loadGroupPage', groupId, page]);
+    return this.groupPages(groupId, page);
+  }
+}
+
+/** A direct message between me and `peer`, `minutesAgo` before now. */
+export function directMessage(
+  id: string,
+  from: UserRef,
+  to: UserRef,
+  content: string,
+  timestamp: string,
+  extra: Partial<LocalDirectMessage> = {},
+): LocalDirectMessage {
+  const message: DirectMessage = {
+    id,
+    from,
+    to,
+    content,
+    timestamp,
+    status: 'sent',
+    attachmentUrl: null,
+    attachmentType: null,
+    replyTo: null,
+    reactions: [],
+  };
+  return { ...message, peerId: from.id === ME.id ? to.id : from.id, ...extra };
+}
+
+export function groupMessage(
+  id: string,
+  from: UserRef,
+  group: string,
+  content: string,
+  timestamp: string,
+): GroupMessage {
+  return { id, from, group, content, timestamp, attachmentUrl: null, attachmentType: null, status: 'sent' };
+}
+
+export function minutesAgo(minutes: number): string {
+  return new Date(Date.now() - minutes * 60_000).toISOString();
+}
+
+/** Noon yesterday, so the day is 'Yesterday' whatever the time now. */
+export function yesterdayNoon(offsetMinutes = 0): string {
+  const date = new Date();
+  date.setDate(date.getDate() - 1);
+  date.setHours(12, offsetMinutes, 0, 0);
+  return date.toISOString();
+}
+
+export async function seedPartner(
+  client: FakeSyncClient,
+  user: UserRef = SAM,
+  lastActiveAt: string | null = null,
+) {
+  await client.db.users.put({
+    ...user,
+    email: `${user.firstName.toLowerCase()}@campustalk.test`,
+    lastActiveAt,
+  });
+}
+
+/** The chat routes alone, with the fake client in place of the signed-in shell's real one. */
+export function renderChat(client: FakeSyncClient, path: string): void {
+  const api = createApiClient({ baseUrl: '', getToken: () => 'token-test' });
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <PlatformProvider platform={fakePlatform()}>
+        <ApiProvider api={api}>
+          <ThemeProvider>
+            <SyncContext value={client}>
+              <Routes>
+                <Route path="/chat/:userId" element={<ChatPage />} />
+                <Route path="/group/:groupId" element={<GroupChatPage />} />
+                <Route path="/talk" element={<p>Talk home</p>} />
+              </Routes>
+            </SyncContext>
+          </ThemeProvider>
+        </ApiProvider>
+      </PlatformProvider>
+    </MemoryRouter>,
+  );
+}
