@@ -39,9 +39,8 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     registerServiceWorker();
     setClient(created);
     return () => {
-      untrack();
       setClient(null);
-      void created.stop();
+      if (untrack()) void created.stop();
     };
   }, [factory, platform.serverUrl, user.id]);
 

@@ -5,8 +5,11 @@ const STOP_TIMEOUT_MS = 3000;
 
 const running = new Set<SyncClient>();
 
-/** SyncProvider registers the client it started, so the session can stop it before deleting its database. */
-export function trackClient(client: SyncClient): () => void {
+/**
+ * SyncProvider registers the client it started, so the session can stop it before deleting its database.
+ * The returned function untracks it and says whether it was still running (not already stopped by logout).
+ */
+export function trackClient(client: SyncClient): () => boolean {
   running.add(client);
   return () => running.delete(client);
 }

@@ -1,0 +1,123 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { CHAT_MSG, type Group } from '@campus/protocol';
+import { mockServer, storeSessionFor, student } from './helpers';
+import { fakeSyncFactory, renderWithSync, resetDatabase } from './sync-provider-fake';
+
+afterEach(() => resetDatabase(student.id));
+
+const sam = {
+  id: 'u-sam',
+  firstName: 'Sam',
+  lastName: 'Lee',
+  email: 'sam@campustalk.test',
+  profilePictureUrl: null,
+  lastActiveAt: null,
+};
+const kim = { ...sam, id: 'u-kim', firstName: 'Kim', lastName: 'Park', email: 'kpark@uni.test' };
+
+const group: Group = {
+  id: 'g-new',
+  name: 'Study Group',
+  createdAt: '2026-11-23T10:00:00.000Z',
+  createdBy: student.id,
+  members: [
+    { id: student.id, firstName: 'Alex', lastName: 'Rivera', profilePictureUrl: null },
+    { id: sam.id, firstName: 'Sam', lastName: 'Lee', profilePictureUrl: null },
+  ],
+  avatarUrl: null,
+};
+
+const alertText = () => screen.getByRole('alert').textContent;
+const createButton = () => screen.getByRole('button', { name: 'Create Group' });
+
+describe('Create Group', () => {
+  it('checks the name, then the members, and searches by name or e-mail', async () => {
+    mockServer({ ...storeSessionFor(student), 'GET /api/users': () => ({ status: 200, body: [sam, kim] }) });
+    renderWithSync('/create-group', fakeSyncFactory().factory);
+    await screen.findByRole('button', { name: /Sam Lee/ });
+
+    fireEvent.change(screen.getByLabelText('Group Name'), { target: { value: '   ' } });
+    fireEvent.click(createButton());
+    expect(alertText()).toBe(CHAT_MSG.groupNameRequired);
+
+    fireEvent.change(screen.getByLabelText('Group Name'), { target: { value: 'Study Group' } });
+    fireEvent.click(createButton());
+    expect(alertText()).toBe(CHAT_MSG.groupMembersRequired);
+
+    const search = screen.getByLabelText('Search members');
+    fireEvent.change(search, { target: { value: 'KPARK@' } });
+    const students = within(screen.getByRole('list', { name: 'Students' }));
+    expect(students.getAllByRole('button').map((b) => b.textContent)).toEqual([
+      expect.stringContaining('Kim Park'),
+    ]);
+    fireEvent.change(search, { target: { value: 'nobody' } });
+    expect(screen.getByText(CHAT_MSG.noUsersFound)).toBeTruthy();
+  });
+
+  it('toggles members, removes them by chip, creates the group, stores it and opens it', async () => {
+    const sync = fakeSyncFactory();
+    const { calls } = mockServer({
+      ...storeSessionFor(student),
+      'GET /api/users': () => ({ status: 200, body: [sam, kim] }),
+      'POST /api/groups': () => ({ status: 201, body: group }),
+    });
+    renderWithSync('/create-group', sync.factory);
+    fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: ' Study Group ' } });
+    const samRow = await screen.findByRole('button', { name: /Sam Lee/ });
+    fireEvent.click(samRow);
+    expect(samRow.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: /Kim Park/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Kim Park' }));
+    expect(screen.queryByRole('button', { name: 'Remove Kim Park' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Remove Sam Lee' })).toBeTruthy();
+
+    fireEvent.click(createButton());
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/group/g-new'));
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      name: 'Study Group',
+      memberIds: ['u-sam'],
+    });
+    const db = sync.latest()!.db;
+    expect(await db.groups.get('g-new')).toEqual(group);
+    expect(await db.conversations.get('g-new')).toMatchObject({ name: 'Study Group', isGroup: true });
+  });
+
+  it.each([
+    [
+      { status: 400, body: { error: 'One or more selected members do not exist.' } },
+      'One or more selected members do not exist.',
+    ],
+    [{ status: 500 }, CHAT_MSG.groupCreateFailed],
+    ['network-error' as const, CHAT_MSG.groupCreateError],
+  ])('shows the server error text, else the spec fallback (%#)', async (reply, text) => {
+    mockServer({
+      ...storeSessionFor(student),
+      'GET /api/users': () => ({ status: 200, body: [sam] }),
+      'POST /api/groups': () => reply,
+    });
+    renderWithSync('/create-group', fakeSyncFactory().factory);
+    fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: 'Study Group' } });
+    fireEvent.click(await screen.findByRole('button', { name: /Sam Lee/ }));
+    fireEvent.click(createButton());
+    await waitFor(() => expect(alertText()).toBe(text));
+    expect(screen.getByTestId('location').textContent).toBe('/create-group');
+  });
+
+  it.each([
+    [{ status: 500 }, CHAT_MSG.usersFetchFailed],
+    ['network-error' as const, CHAT_MSG.usersLoadFailed],
+  ])('says when the students cannot be loaded (%#)', async (reply, text) => {
+    mockServer({ ...storeSessionFor(student), 'GET /api/users': () => reply });
+    renderWithSync('/create-group', fakeSyncFactory().factory);
+    await waitFor(() => expect(alertText()).toBe(text));
+  });
+
+  it('goes back to Talk', async () => {
+    mockServer({ ...storeSessionFor(student), 'GET /api/users': () => ({ status: 200, body: [] }) });
+    renderWithSync('/create-group', fakeSyncFactory().factory);
+    fireEvent.click(await screen.findByRole('link', { name: 'Back to Talk' }));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/talk'));
+  });
+});

@@ -1,0 +1,140 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import source from '../public/sw.js?raw';
+import { shouldRegisterServiceWorker } from '../src/features/offline/service-worker';
+
+const ORIGIN = 'https://campus.test';
+const INDEX_HTML =
+  '<script src="/theme-init.js"></script><script type="module" crossorigin src="/assets/index-abc.js"></script>' +
+  '<link rel="stylesheet" crossorigin href="/assets/index-def.css">';
+
+interface FakeRequest {
+  url: string;
+  method: string;
+  mode: string;
+}
+type Listener = (event: Record<string, unknown>) => void;
+
+const pathOf = (input: string | FakeRequest) =>
+  new URL(typeof input === 'string' ? input : input.url, ORIGIN).pathname;
+
+/** Runs public/sw.js against an in-memory Cache Storage and a network the test switches off. */
+function startWorker() {
+  const network = { up: true, requests: [] as string[] };
+  const fetchFn = vi.fn(async (input: string | FakeRequest) => {
+    const path = pathOf(input);
+    network.requests.push(path);
+    if (!network.up) throw new TypeError('Failed to fetch');
+    const html = path === '/' || !path.includes('.');
+    return new Response(html ? INDEX_HTML : `body of ${path}`, {
+      headers: { 'Content-Type': html ? 'text/html' : 'text/javascript' },
+    });
+  });
+  const stores = new Map<string, Map<string, Response>>();
+  const cacheFor = (name: string) => {
+    const store = stores.get(name) ?? new Map<string, Response>();
+    stores.set(name, store);
+    return {
+      match: async (input: string | FakeRequest) => store.get(pathOf(input))?.clone(),
+      put: async (input: string | FakeRequest, response: Response) => void store.set(pathOf(input), response),
+      add: async (input: string) => {
+        const response = await fetchFn(input);
+        store.set(pathOf(input), response);
+      },
+    };
+  };
+  const caches = {
+    open: async (name: string) => cacheFor(name),
+    keys: async () => [...stores.keys()],
+    delete: async (name: string) => stores.delete(name),
+  };
+  const listeners = new Map<string, Listener>();
+  const self = {
+    location: new URL(`${ORIGIN}/sw.js`),
+    addEventListener: (type: string, listener: Listener) => listeners.set(type, listener),
+    skipWaiting: async () => undefined,
+    clients: { claim: async () => undefined },
+  };
+  new Function('self', 'caches', 'fetch', source)(self, caches, fetchFn);
+
+  async function lifecycle(type: 'install' | 'activate') {
+    let work: Promise<unknown> = Promise.resolve();
+    listeners.get(type)!({ waitUntil: (promise: Promise<unknown>) => (work = promise) });
+    await work;
+  }
+  /** The worker's answer, or null when it lets the browser handle the request. */
+  async function request(path: string, init: { method?: string; mode?: string } = {}) {
+    let answer: Promise<Response> | null = null;
+    const req: FakeRequest = {
+      url: `${ORIGIN}${path}`,
+      method: init.method ?? 'GET',
+      mode: init.mode ?? 'cors',
+    };
+    listeners.get('fetch')!({
+      request: req,
+      respondWith: (promise: Promise<Response>) => (answer = promise),
+    });
+    return answer === null ? null : await (answer as Promise<Response>);
+  }
+  const cached = () => [...(stores.get('campus-talk-shell-v1')?.keys() ?? [])].sort();
+  return { network, lifecycle, request, cached };
+}
+
+describe('the app-shell service worker', () => {
+  it('keeps index.html and the assets it loads at install', async () => {
+    const worker = startWorker();
+    await worker.lifecycle('install');
+    await worker.lifecycle('activate');
+    expect(worker.cached()).toEqual([
+      '/assets/index-abc.js',
+      '/assets/index-def.css',
+      '/favicon.svg',
+      '/index.html',
+      '/theme-init.js',
+    ]);
+  });
+
+  it('answers navigations from the network, and with the cached app when offline', async () => {
+    const worker = startWorker();
+    await worker.lifecycle('install');
+    const online = await worker.request('/chat/u-sam', { mode: 'navigate' });
+    expect(await online!.text()).toBe(INDEX_HTML);
+    worker.network.up = false;
+    const offline = await worker.request('/talk', { mode: 'navigate' });
+    expect(await offline!.text()).toBe(INDEX_HTML);
+    const asset = await worker.request('/assets/index-abc.js');
+    expect(await asset!.text()).toBe('body of /assets/index-abc.js');
+  });
+
+  it('keeps lazily loaded assets as they come', async () => {
+    const worker = startWorker();
+    await worker.lifecycle('install');
+    await worker.request('/assets/emoji-123.js');
+    worker.network.up = false;
+    expect(await (await worker.request('/assets/emoji-123.js'))!.text()).toBe('body of /assets/emoji-123.js');
+  });
+
+  it('never touches API calls, the socket, files, dev pages or writes', async () => {
+    const worker = startWorker();
+    await worker.lifecycle('install');
+    for (const path of ['/api/conversations', '/ws', '/files/pair:a:b/x.png?exp=1&sig=2', '/dev/mailbox']) {
+      expect(await worker.request(path)).toBeNull();
+      expect(await worker.request(path, { mode: 'navigate' })).toBeNull();
+    }
+    expect(await worker.request('/assets/index-abc.js', { method: 'POST' })).toBeNull();
+    expect(worker.cached().some((path) => /^\/(api|ws|files|dev)/.test(path))).toBe(false);
+  });
+});
+
+describe('registering the worker', () => {
+  afterEach(() => {
+    Reflect.deleteProperty(navigator, 'serviceWorker');
+  });
+
+  it('only in the production build, in a browser page served over http(s)', () => {
+    Object.defineProperty(navigator, 'serviceWorker', { value: {}, configurable: true });
+    expect(shouldRegisterServiceWorker(true, { protocol: 'https:' })).toBe(true);
+    expect(shouldRegisterServiceWorker(true, { protocol: 'http:' })).toBe(true);
+    expect(shouldRegisterServiceWorker(false, { protocol: 'https:' })).toBe(false);
+    expect(shouldRegisterServiceWorker(true, { protocol: 'app:' })).toBe(false);
+  });
+});
