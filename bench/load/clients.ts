@@ -44,18 +44,21 @@ function wsUrl(url: string): string {
 }
 
 /** Frames both ws servers send that the generator measures; everything else is ignored. */
-function handleWsFrame(index: number, data: WebSocket.RawData, events: ClientEvents): string {
+interface MeasuredFrame {
+  type: string;
+  mid?: number;
+  message?: { id: string };
+  error?: string;
+  hasMore?: boolean;
+}
+
+function handleWsFrame(index: number, data: WebSocket.RawData, events: ClientEvents): MeasuredFrame {
   const now = performance.now();
-  const frame = JSON.parse(String(data)) as {
-    type: string;
-    mid?: number;
-    message?: { id: string };
-    error?: string;
-  };
+  const frame = JSON.parse(String(data)) as MeasuredFrame;
   if (frame.type === 'receive_group_message' && frame.message) events.onReceive(index, frame.message.id, now);
   else if (frame.type === 'ack' && frame.mid !== undefined) events.onAck(index, frame.mid, now);
   else if (frame.type === 'message_error') events.onError(index, frame.error ?? 'message_error');
-  return frame.type;
+  return frame;
 }
 
 function wrapWs(socket: WebSocket): LoadClient {
@@ -78,10 +81,11 @@ function connectOurs(index: number, url: string, token: string, events: ClientEv
     }, CONNECT_TIMEOUT_MS);
     socket.on('open', () => socket.send(JSON.stringify({ type: 'hello', v: PROTOCOL_VERSION, token })));
     socket.on('message', (data) => {
-      const type = handleWsFrame(index, data, events);
-      if (seen.length < 10) seen.push(type);
-      if (type === 'welcome') socket.send(JSON.stringify({ type: 'pull', cursor: 0 }));
-      if (type === 'sync_reset' || type === 'changes') {
+      const frame = handleWsFrame(index, data, events);
+      if (seen.length < 10) seen.push(frame.type);
+      if (frame.type === 'welcome') socket.send(JSON.stringify({ type: 'pull', cursor: 0 }));
+      // Cursor 0 is answered with a snapshot; a pull from a later cursor streams pages until hasMore is false.
+      if (frame.type === 'sync_reset' || (frame.type === 'changes' && frame.hasMore === false)) {
         clearTimeout(timer);
         resolve(wrapWs(socket));
       }
