@@ -133,7 +133,10 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
     if (this.state === 'hello') {
       if (!parsed.success || parsed.data.type !== 'hello')
         return this.close(CLOSE_CODES.unauthorized, 'hello expected');
-      return void this.hello(parsed.data);
+      return void this.hello(parsed.data).catch((err: unknown) => {
+        this.rt.deps.log.error({ err }, 'realtime hello failed');
+        this.close(1011, 'internal error');
+      });
     }
     if (!parsed.success) return this.send(invalidFrameError(raw));
     this.dispatch(parsed.data);

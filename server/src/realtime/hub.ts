@@ -60,8 +60,6 @@ export interface RealtimeHubInternals extends RealtimeHub {
   forEachConnection(fn: (conn: HubConnection) => void): void;
   /** Runs on close (the WebSocket side stops its timers). */
   onClose(fn: () => void): void;
-  /** Called after each commit's fan-out, with the changes in seq order (delivery receipts hook here). */
-  afterCommit: ((items: readonly CommittedChange[]) => void) | undefined;
   readonly closed: boolean;
 }
 
@@ -139,7 +137,6 @@ export function createRealtimeHub(sqlite: SQLite.Database, options: HubOptions):
   const hub: RealtimeHubInternals = {
     log,
     options: { ...DEFAULT_REALTIME_OPTIONS, ...options.realtime },
-    afterCommit: undefined,
     get closed() {
       return closed;
     },
@@ -162,10 +159,7 @@ export function createRealtimeHub(sqlite: SQLite.Database, options: HubOptions):
       }
       const items = pending;
       pending = [];
-      if (items.length) {
-        fanOut(items);
-        hub.afterCommit?.(items);
-      }
+      if (items.length) fanOut(items);
       return result;
     },
     sendToUsers(userIds, frame) {
