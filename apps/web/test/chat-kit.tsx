@@ -19,7 +19,8 @@ import { ThemeProvider } from '../src/features/theme/ThemeProvider';
 import { createApiClient } from '../src/lib/api';
 import { ApiProvider } from '../src/lib/ApiContext';
 import { PlatformProvider } from '../src/platform';
-import { fakePlatform } from './helpers';
+import { SessionContext, type SessionContextValue } from '../src/features/session/session-context';
+import { fakePlatform, student } from './helpers';
 
 export const ME: UserRef = { id: 'u-alex', firstName: 'Alex', lastName: 'Rivera', profilePictureUrl: null };
 export const SAM: UserRef = { id: 'u-sam', firstName: 'Sam', lastName: 'Lee', profilePictureUrl: null };
@@ -190,6 +191,16 @@ export async function seedPartner(
   });
 }
 
+const signedIn: SessionContextValue = {
+  status: 'signed-in',
+  user: student,
+  endedBy: null,
+  signIn: () => undefined,
+  updateUser: () => undefined,
+  logout: async () => undefined,
+  retry: () => undefined,
+};
+
 /** The chat routes alone, with the fake client in place of the signed-in shell's real one. */
 export function renderChat(client: FakeSyncClient, path: string): void {
   const api = createApiClient({ baseUrl: '', getToken: () => 'token-test' });
@@ -198,13 +209,15 @@ export function renderChat(client: FakeSyncClient, path: string): void {
       <PlatformProvider platform={fakePlatform()}>
         <ApiProvider api={api}>
           <ThemeProvider>
-            <SyncContext value={client}>
-              <Routes>
-                <Route path="/chat/:userId" element={<ChatPage />} />
-                <Route path="/group/:groupId" element={<GroupChatPage />} />
-                <Route path="/talk" element={<p>Talk home</p>} />
-              </Routes>
-            </SyncContext>
+            <SessionContext value={signedIn}>
+              <SyncContext value={client}>
+                <Routes>
+                  <Route path="/chat/:userId" element={<ChatPage />} />
+                  <Route path="/group/:groupId" element={<GroupChatPage />} />
+                  <Route path="/talk" element={<p>Talk home</p>} />
+                </Routes>
+              </SyncContext>
+            </SessionContext>
           </ThemeProvider>
         </ApiProvider>
       </PlatformProvider>

@@ -54,7 +54,7 @@ describe('direct chat messages', () => {
     // The partner's message carries no ticks.
     const partnerRow = screen.getByText('first, yesterday').closest('.message');
     expect(partnerRow?.querySelector('.ticks')).toBeNull();
-    expect(client.callsOf('joinChat')).toEqual([[SAM.id]]);
+    await waitFor(() => expect(client.callsOf('joinChat')).toEqual([[SAM.id]]));
   });
 
   it('asks to mark the partner’s unread messages read, once each', async () => {

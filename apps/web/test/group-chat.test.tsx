@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { avatarHue, CHAT_MSG, type Group } from '@campus/protocol';
+import { avatarHue, CHAT_MSG, NOTES_MSG, type Group } from '@campus/protocol';
 import { FakeSyncClient, groupMessage, KIM, ME, minutesAgo, renderChat, SAM } from './chat-kit';
 import { mockServer } from './helpers';
 
@@ -26,7 +26,7 @@ describe('group chat', () => {
     await client.db.groups.put(group);
     await openGroup(client);
     expect(screen.getByText('3 members')).toBeTruthy();
-    expect(client.callsOf('joinGroup')).toEqual([[group.id]]);
+    await waitFor(() => expect(client.callsOf('joinGroup')).toEqual([[group.id]]));
     // The generated avatar's colour comes from the group id.
     const avatar = document.querySelector('.group-avatar') as HTMLElement;
     expect(avatar.textContent).toBe('SB');
@@ -76,6 +76,19 @@ describe('group chat', () => {
     fireEvent.keyDown(composer, { key: 'Enter' });
     expect(client.callsOf('sendGroupMessage')).toEqual([[group.id, 'hello all']]);
     expect(client.callsOf('stopTyping')).toEqual([[{ groupId: group.id }]]);
+  });
+
+  it('opens and closes the group notes from the header', async () => {
+    const client = new FakeSyncClient();
+    await client.db.groups.put(group);
+    await openGroup(client);
+    const notes = screen.getByRole('button', { name: 'Notes' });
+    fireEvent.click(notes);
+    expect(notes.getAttribute('aria-expanded')).toBe('true');
+    expect(await screen.findByText(NOTES_MSG.membersOnly)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Close group notes' }));
+    expect(screen.queryByText(NOTES_MSG.membersOnly)).toBeNull();
+    expect(document.activeElement).toBe(notes);
   });
 
   it('shows only this group’s message_error frames', async () => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { CHAT, CHAT_MSG, type Group } from '@campus/protocol';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Composer } from '../chat/Composer';
@@ -12,6 +12,7 @@ import { useTypingSignal } from '../chat/useTypingSignal';
 import { useSync } from '../sync/sync-context';
 import { GroupHeader } from './GroupHeader';
 import { GroupMessageItem } from './GroupMessageItem';
+import { GroupNotesDrawer } from './GroupNotesDrawer';
 import '../chat/chat.css';
 
 const historyError = () => CHAT_MSG.groupHistoryError;
@@ -44,6 +45,14 @@ export function GroupChat({ group }: { group: Group }) {
   const inline = useInlineErrors((frame) => frame.context === 'group' && frame.groupId === groupId);
   const uploads = useAttachmentUploads(`/api/groups/${encodeURIComponent(groupId)}/attachments`);
 
+  const [notesOpen, setNotesOpen] = useState(false);
+  const notesId = useId();
+  const notesButton = useRef<HTMLButtonElement>(null);
+  const closeNotes = () => {
+    setNotesOpen(false);
+    notesButton.current?.focus();
+  };
+
   const send = (text: string) => {
     typing.stop();
     inline.clear();
@@ -52,7 +61,21 @@ export function GroupChat({ group }: { group: Group }) {
 
   return (
     <section className="chat" aria-label={`Group ${group.name}`}>
-      <GroupHeader group={group} />
+      <GroupHeader
+        group={group}
+        actions={
+          <button
+            ref={notesButton}
+            type="button"
+            className="button button--secondary button--small"
+            aria-expanded={notesOpen}
+            aria-controls={notesOpen ? notesId : undefined}
+            onClick={() => (notesOpen ? closeNotes() : setNotesOpen(true))}
+          >
+            Notes
+          </button>
+        }
+      />
       <MessageList
         label={`Messages in ${group.name}`}
         messages={history.messages ?? []}
@@ -82,6 +105,7 @@ export function GroupChat({ group }: { group: Group }) {
         onKeystroke={typing.keystroke}
         onAttach={(file) => void uploads.start(file)}
       />
+      {notesOpen ? <GroupNotesDrawer id={notesId} groupId={groupId} onClose={closeNotes} /> : null}
     </section>
   );
 }
