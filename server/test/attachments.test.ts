@@ -173,6 +173,25 @@ describe('group attachments', () => {
     const badId = await upload(server, groupPath(), alex.token, { bytes: PNG, name: 'a.png' }, 'not-a-uuid');
     expect(badId.status).toBe(400);
   });
+
+  it('counts a body without Content-Length as it streams in and stops it past the limit', async () => {
+    const chunk = new Uint8Array(1024 * 1024);
+    let sentChunks = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sentChunks++ < 12) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const chunked = await fetch(server.url + groupPath(), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alex.token}`, 'content-type': 'multipart/form-data; boundary=x' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(((await chunked.json()) as { error: string }).error).toBe(CHAT_SERVER_MSG.attachmentTooLarge);
+  });
 });
 
 describe('direct attachments', () => {

@@ -16,7 +16,9 @@ export const UPLOAD_PATH = /^\/api\/(groups|chat)\/[^/]+\/attachments\/?$/;
  */
 export const uploadBodyLimit = bodyLimit({
   maxSize: CHAT.maxAttachmentBytes + MULTIPART_OVERHEAD,
-  onError: (c) => c.json({ error: CHAT_SERVER_MSG.attachmentTooLarge }, 413),
+  // The rest of the body is never read, so the connection cannot carry another request: close it, or the
+  // client would reuse a socket the server is about to drop.
+  onError: (c) => c.json({ error: CHAT_SERVER_MSG.attachmentTooLarge }, 413, { Connection: 'close' }),
 });
 
 export interface Upload {
