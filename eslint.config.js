@@ -135,6 +135,8 @@ export default tseslint.config(
       '**/*.{js,mjs,cjs}',
       'apps/desktop/**/*.ts',
       'e2e/**/*.ts',
+      // System tests drive the real server and @campus/sync together in Node.
+      'tests/system/**/*.ts',
       '*.config.ts',
       'apps/*/vite.config.ts',
       'apps/desktop/electron.vite.config.ts',

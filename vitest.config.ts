@@ -15,6 +15,16 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
+      {
+        // The real server and real sync clients over real sockets (fault injection, catch-up).
+        test: {
+          name: 'system',
+          root: 'tests/system',
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+        },
+      },
       { test: { name: 'desktop', root: 'apps/desktop', environment: 'node' } },
       { test: { name: 'web', root: 'apps/web', environment: 'jsdom' } },
     ],
