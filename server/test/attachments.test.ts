@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CHAT,
@@ -101,16 +103,25 @@ describe('group attachments', () => {
     expect(((await expired.json()) as { error: string }).error).toBe(CHAT_SERVER_MSG.linkExpired);
   });
 
-  it('a retried upload with the same id makes one message and one file', async () => {
+  it('a retried upload with the same id makes one message and one file, also when both race', async () => {
     const id = randomUUID();
     const first = await upload(server, groupPath(), alex.token, { bytes: PNG, name: 'again.png' }, id);
     const second = await upload(server, groupPath(), alex.token, { bytes: PNG, name: 'again.png' }, id);
     expect(first.status).toBe(201);
     expect(second.body).toEqual(first.body);
-    const rows = server.deps.sqlite
-      .prepare("SELECT count(*) FROM attachments WHERE file_name = 'again.png'")
-      .pluck();
-    expect(rows.get()).toBe(1);
+    const raceId = randomUUID();
+    const racing = await Promise.all(
+      [1, 2, 3].map(() => upload(server, groupPath(), alex.token, { bytes: PNG, name: 'race.png' }, raceId)),
+    );
+    expect(racing.map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(new Set(racing.map((r) => JSON.stringify(r.body))).size).toBe(1);
+    const count = server.deps.sqlite.prepare('SELECT count(*) FROM attachments WHERE file_name = ?').pluck();
+    expect(count.get('again.png')).toBe(1);
+    expect(count.get('race.png')).toBe(1);
+    const uploads = path.join(server.dataDir, 'uploads');
+    const files = fs.readdirSync(uploads, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    const rows = server.deps.sqlite.prepare('SELECT count(*) FROM attachments').pluck().get();
+    expect(files).toHaveLength(rows as number);
   });
 
   it('refuses a non-member: upload, signing and reading', async () => {

@@ -9,6 +9,7 @@ import type { AppDeps } from '../../lib/deps';
 import { HttpError } from '../../lib/http-error';
 import { newFileKey } from '../../lib/storage';
 import { ChatRefusal, storeDirectMessage, storeGroupMessage } from '../chat/writes';
+import { fileUrlPath } from '../chat/mappers';
 import { deleteAttachment, groupScope, insertAttachment, pairScope } from './repo';
 import type { Upload } from './upload';
 
@@ -32,7 +33,7 @@ export function refusalToHttp(error: unknown): unknown {
  * in the log, fanned out live). A retried upload with the same message id stores nothing new and returns
  * the message already written. If the message is refused, the file is removed again.
  */
-async function storeWithMessage<M>(
+async function storeWithMessage<M extends { attachmentUrl: string | null }>(
   deps: AppDeps,
   userId: string,
   upload: Upload,
@@ -49,6 +50,7 @@ async function storeWithMessage<M>(
     }
   }
   const key = newFileKey();
+  let message: M;
   await deps.storage.put(key, upload.bytes, upload.type.contentType);
   try {
     await insertAttachment(deps.db, {
@@ -60,12 +62,19 @@ async function storeWithMessage<M>(
       fileName: upload.fileName,
       createdAt: new Date(deps.now()).toISOString(),
     });
-    return write({ key, type: upload.type.kind }, content);
+    message = write({ key, type: upload.type.kind }, content);
   } catch (error) {
-    await deleteAttachment(deps.db, key).catch(() => {});
-    await deps.storage.delete(key).catch(() => {});
+    await discard(deps, key);
     throw refusalToHttp(error);
   }
+  // Two uploads of the same message raced: the first one's file is the message's, this copy is not needed.
+  if (message.attachmentUrl !== fileUrlPath(key)) await discard(deps, key);
+  return message;
+}
+
+async function discard(deps: AppDeps, key: string): Promise<void> {
+  await deleteAttachment(deps.db, key).catch(() => {});
+  await deps.storage.delete(key).catch(() => {});
 }
 
 export function storeGroupAttachment(
