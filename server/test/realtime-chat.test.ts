@@ -142,19 +142,19 @@ describe('direct chat over /ws', () => {
     const mid = a.mutate({ type: 'send_message', id: randomUUID(), to: bob.id, content: 'x'.repeat(5000) });
     a.mutate({ type: 'send_message', id: randomUUID(), to: bob.id, content: '   ' });
     a.send({ type: 'typing' });
-    const errors = await (async () => {
-      await a.waitFor((f) => f.type === 'message_error' && f.context === 'typing');
-      return a.of('message_error');
-    })();
+    await a.waitFor((_f) => a.of('message_error').length === 6);
+    const errors = a.of('message_error');
+    // Mutations are answered after their (group) commit, so they may come after the other refusals.
     expect(errors.map((e) => [e.error, e.context])).toEqual([
       [REALTIME_ERRORS.badFrame, 'unknown'],
       [REALTIME_ERRORS.badFrame, 'no_such_event'],
       [REALTIME_ERRORS.badFrame, 'send_message'],
       [REALTIME_ERRORS.messageTooLong, 'send_message'],
-      [REALTIME_ERRORS.emptyMessage, 'send_message'],
       [REALTIME_ERRORS.badFrame, 'typing'],
+      [REALTIME_ERRORS.emptyMessage, 'send_message'],
     ]);
     expect(errors[3]).toMatchObject({ deviceId: a.deviceId, mid });
+    expect(errors[5]).toMatchObject({ deviceId: a.deviceId, mid: mid + 1 });
     expect(server.deps.sqlite.prepare('SELECT count(*) AS n FROM change_log').get()).toEqual(seqBefore);
     expect(server.deps.realtime).toBe(before);
     // The connection still works.

@@ -1,5 +1,5 @@
 import { isMutationFrame, REALTIME_ERRORS, type ClientFrame, type MutationFrame } from '@campus/protocol';
-import { applyMutation, mutationContext } from '../modules/chat/mutations';
+import { mutationContext } from '../modules/chat/mutations';
 import type { Connection } from './connection';
 import { joinChat, joinGroup, typing } from './ephemeral';
 import { handlePull } from './sync';
@@ -24,7 +24,7 @@ export function handleFrame(conn: Connection, frame: ClientFrame): void {
   }
 }
 
-/** Applies a mutation exactly once; the ack follows the change frames the commit pushed. */
+/** Queues a mutation for the next group commit; its ack follows the change frames the commit pushed. */
 function mutate(conn: Connection, frame: MutationFrame): void {
   const { deviceId, mid } = frame;
   if (!conn.rt.rates.take(conn.userId)) {
@@ -38,8 +38,5 @@ function mutate(conn: Connection, frame: MutationFrame): void {
       ...groupId,
     });
   }
-  const outcome = applyMutation(conn.rt.deps, conn.userId, frame);
-  if (outcome.ok) return conn.send({ type: 'ack', deviceId, mid });
-  const { ok: _ok, ...refusal } = outcome;
-  conn.send({ type: 'message_error', ...refusal, deviceId, mid });
+  conn.rt.mutations.add(conn, frame);
 }

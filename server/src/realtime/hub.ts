@@ -143,20 +143,22 @@ export function createRealtimeHub(sqlite: SQLite.Database, options: HubOptions):
     currentSeq: () => seq,
     floor: () => floor,
     commit(write) {
-      // A commit inside a commit joins the outer transaction; its changes go out with the outer ones.
-      if (depth > 0) return write(writer);
+      // A commit inside a commit is a savepoint of the outer transaction: if it throws, only its own writes
+      // and changes are undone; its changes go out with the outer ones after the outer commit.
       const startSeq = seq;
+      const mark = pending.length;
       depth++;
       let result: ReturnType<typeof write>;
       try {
         result = runInTransaction(write) as ReturnType<typeof write>;
       } catch (error) {
         seq = startSeq;
-        pending = [];
+        pending.length = mark;
         throw error;
       } finally {
         depth--;
       }
+      if (depth > 0) return result;
       const items = pending;
       pending = [];
       if (items.length) fanOut(items);

@@ -13,6 +13,8 @@ export interface RealtimeOptions {
   onlineCountEveryMs: number;
   /** Delivery receipts are gathered this long and written in one transaction. */
   deliveryBatchMs: number;
+  /** Mutations arriving within this window share one transaction (0: those of one event-loop turn). */
+  commitWindowMs: number;
 }
 
 export const DEFAULT_REALTIME_OPTIONS: RealtimeOptions = {
@@ -24,4 +26,5 @@ export const DEFAULT_REALTIME_OPTIONS: RealtimeOptions = {
   rateBurst: 60,
   onlineCountEveryMs: 2000,
   deliveryBatchMs: 10,
+  commitWindowMs: 1,
 };

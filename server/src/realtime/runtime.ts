@@ -2,6 +2,7 @@ import type WebSocket from 'ws';
 import type { AppDeps } from '../lib/deps';
 import { DeliveryReceipts } from './delivery';
 import { hubInternals, type RealtimeHubInternals } from './hub';
+import { MutationBatch } from './mutation-batch';
 import type { RealtimeOptions } from './options';
 import { Presence } from './presence';
 import { TokenBuckets } from './rate-limiter';
@@ -14,6 +15,7 @@ export interface Runtime {
   presence: Presence;
   delivery: DeliveryReceipts;
   rates: TokenBuckets;
+  mutations: MutationBatch;
   /** Every open socket, authenticated or not, for the heartbeat. */
   sockets: Set<HeartbeatTarget>;
 }
@@ -35,6 +37,7 @@ export function createRuntime(deps: AppDeps): Runtime {
     delivery: new DeliveryReceipts(deps, options.deliveryBatchMs),
     rates: new TokenBuckets(options.ratePerSecond, options.rateBurst, Date.now),
     sockets: new Set(),
+    mutations: new MutationBatch(deps, hub, options.commitWindowMs),
   };
 
   // Checked twice per heartbeat so a silent peer goes within deadPeerMs of its last sign of life.
