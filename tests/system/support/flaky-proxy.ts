@@ -20,6 +20,8 @@ export interface FlakyProxyOptions {
   /** Each connection is cut this long after it was accepted (uniform in [minMs, maxMs]). */
   minMs?: number;
   maxMs?: number;
+  /** false: cut only when told (cutAll). */
+  randomCuts?: boolean;
 }
 
 export interface FlakyProxy {
@@ -27,6 +29,11 @@ export interface FlakyProxy {
   seed: number;
   /** Connections accepted and connections cut by the proxy (not those that ended on their own). */
   readonly stats: { connections: number; cuts: number };
+  /** While true, bytes from the server are swallowed (acks and pushes lost on the way). */
+  dropDownstream: boolean;
+  /** While true, bytes from the client are swallowed (mutations that never reach the server). */
+  dropUpstream: boolean;
+  cutAll(): void;
   close(): Promise<void>;
 }
 
@@ -35,10 +42,19 @@ export interface FlakyProxy {
  * 0.2–2 s after each connection opens: the campus Wi-Fi dropping mid-frame, as often as it can.
  */
 export async function startFlakyProxy(options: FlakyProxyOptions): Promise<FlakyProxy> {
-  const { targetPort, targetHost = '127.0.0.1', seed, minMs = 200, maxMs = 2000 } = options;
+  const {
+    targetPort,
+    targetHost = '127.0.0.1',
+    seed,
+    minMs = 200,
+    maxMs = 2000,
+    randomCuts = true,
+  } = options;
   const random = seededRandom(seed);
   const stats = { connections: 0, cuts: 0 };
   const open = new Set<net.Socket>();
+  const cutters = new Set<() => void>();
+  const control = { dropDownstream: false, dropUpstream: false };
 
   const server = net.createServer((client) => {
     stats.connections += 1;
@@ -52,21 +68,25 @@ export async function startFlakyProxy(options: FlakyProxyOptions): Promise<Flaky
       if (ended) return;
       ended = true;
       clearTimeout(timer);
+      cutters.delete(cut);
       client.destroy();
       upstream.destroy();
       open.delete(client);
       open.delete(upstream);
     };
-    const timer = setTimeout(
-      () => {
-        if (ended) return;
-        stats.cuts += 1;
-        end();
-      },
-      minMs + random() * (maxMs - minMs),
-    );
-    client.pipe(upstream);
-    upstream.pipe(client);
+    const cut = () => {
+      if (ended) return;
+      stats.cuts += 1;
+      end();
+    };
+    cutters.add(cut);
+    const timer = randomCuts ? setTimeout(cut, minMs + random() * (maxMs - minMs)) : undefined;
+    client.on('data', (chunk: Buffer) => {
+      if (!control.dropUpstream) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!control.dropDownstream) client.write(chunk);
+    });
     for (const socket of [client, upstream]) {
       socket.on('error', end);
       socket.on('close', end);
@@ -78,6 +98,21 @@ export async function startFlakyProxy(options: FlakyProxyOptions): Promise<Flaky
     port: (server.address() as AddressInfo).port,
     seed,
     stats,
+    get dropDownstream() {
+      return control.dropDownstream;
+    },
+    set dropDownstream(on: boolean) {
+      control.dropDownstream = on;
+    },
+    get dropUpstream() {
+      return control.dropUpstream;
+    },
+    set dropUpstream(on: boolean) {
+      control.dropUpstream = on;
+    },
+    cutAll() {
+      for (const cut of [...cutters]) cut();
+    },
     async close() {
       for (const socket of open) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

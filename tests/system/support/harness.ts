@@ -21,6 +21,8 @@ export function startSystemServer(): Promise<TestServer> {
 export interface WireCounts {
   connections: number;
   sent: Record<string, number>;
+  /** Mutation frames as sent, when given: (deviceId, mid, message id). */
+  mutations?: { deviceId: string; mid: number; id?: string }[];
 }
 
 /** Node's global WebSocket, counting connections and the frames sent through it. */
@@ -34,6 +36,10 @@ export function countingWebSocket(counts: WireCounts): typeof WebSocket {
       if (typeof data === 'string') {
         const type = /"type":"([^"]+)"/.exec(data)?.[1] ?? '?';
         counts.sent[type] = (counts.sent[type] ?? 0) + 1;
+        if (counts.mutations && data.includes('"deviceId"')) {
+          const { deviceId, mid, id } = JSON.parse(data) as { deviceId: string; mid: number; id?: string };
+          counts.mutations.push({ deviceId, mid, id });
+        }
       }
       super.send(data);
     }
