@@ -13,7 +13,8 @@ import { directPage } from './read-repo';
  */
 export function chatRoutes(deps: AppDeps) {
   const userNotFound = () => new HttpError(404, CHAT_SERVER_MSG.userNotFound);
-  return new Hono<AuthEnv>().use(requireUser(deps)).get('/:partnerId', async (c) => {
+  // Per route, not `.use`: /api/chat/:id/attachments (attachments module) authenticates itself.
+  return new Hono<AuthEnv>().get('/:partnerId', requireUser(deps), async (c) => {
     const partnerId = readId(c, 'partnerId', userNotFound());
     const { page, limit } = readQuery(c, pageQuerySchema);
     return c.json(await directPage(deps.db, c.get('user').id, partnerId, page, limit));

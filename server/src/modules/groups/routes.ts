@@ -15,20 +15,21 @@ export const GROUP_CREATE_RATE = { limit: 10, windowMs: 10 * 60_000 };
 /** /api/groups: create a group; a group and its history, for members only. */
 export function groupRoutes(deps: AppDeps) {
   const creations = new RateLimiter(GROUP_CREATE_RATE, deps.now);
+  // Per route, not `.use`: /api/groups/:id/attachments (attachments module) authenticates itself.
+  const auth = requireUser(deps);
   return new Hono<AuthEnv>()
-    .use(requireUser(deps))
-    .post('/', async (c) => {
+    .post('/', auth, async (c) => {
       const body = await readBody(c, createGroupBodySchema);
       const userId = c.get('user').id;
       creations.consume(userId);
       return c.json(createGroup(deps, userId, body), 201);
     })
-    .get('/:groupId', async (c) => {
+    .get('/:groupId', auth, async (c) => {
       const group = await findGroup(deps.db, await memberGroupId(c, deps.db, c.get('user').id));
       if (!group) throw groupNotFound();
       return c.json(group);
     })
-    .get('/:groupId/messages', async (c) => {
+    .get('/:groupId/messages', auth, async (c) => {
       const groupId = await memberGroupId(c, deps.db, c.get('user').id);
       const { page, limit } = readQuery(c, pageQuerySchema);
       return c.json(await groupPage(deps.db, groupId, page, limit));
