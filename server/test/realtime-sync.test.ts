@@ -86,6 +86,23 @@ describe('catch-up and resend', () => {
     second.close();
   });
 
+  it('a mutation sent during a reset is answered after the snapshot and its change', async () => {
+    const a = await WsClient.connect(server, ann, { pull: false });
+    a.send({ type: 'pull', cursor: 0 });
+    const id = randomUUID();
+    const mid = a.mutate({ type: 'send_message', id, to: bob.id, content: 'during reset' });
+    await a.waitFor((f) => f.type === 'ack' && f.mid === mid);
+    const order = a.frames
+      .filter((f) => f.type === 'sync_reset' || f.type === 'ack' || f.type === 'receive_message')
+      .map((f) => f.type);
+    expect(order.indexOf('sync_reset')).toBeLessThan(order.indexOf('ack'));
+    const change = a.frames.findIndex((f) => f.type === 'receive_message' && (f.message as Msg).id === id);
+    const inSnapshot = (a.of('sync_reset')[0]!.messages as Msg[]).some((m) => m.id === id);
+    // Either the snapshot already holds it or its change comes before the ack.
+    expect(inSnapshot || (change >= 0 && change < a.frames.findIndex((f) => f.type === 'ack'))).toBe(true);
+    a.close();
+  });
+
   it('a cursor from the future (another database) is answered with sync_reset', async () => {
     const b = await WsClient.connect(server, bob, { pull: 10_000_000 });
     const reset = b.of('sync_reset')[0]!;

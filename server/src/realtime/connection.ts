@@ -30,7 +30,8 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
   private state: State = 'hello';
   private registered = false;
   private queued: string[] = [];
-  private held: CommittedChange[] | undefined;
+  /** Changes (and the acks that must follow them) held while a reset snapshot is being built. */
+  private held: (CommittedChange | string)[] | undefined;
   private readonly helloTimer: NodeJS.Timeout;
 
   constructor(
@@ -60,6 +61,12 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
     this.sendRaw(JSON.stringify(frame));
   }
 
+  /** An ack or refusal of a mutation: after the change frames of its commit, even while those are held. */
+  sendAfterChanges(frame: object): void {
+    if (this.held) this.held.push(JSON.stringify(frame));
+    else this.send(frame);
+  }
+
   push(item: CommittedChange): void {
     if (this.state === 'live') this.deliver(item);
     else if (this.held) this.held.push(item);
@@ -71,7 +78,10 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
     this.state = 'live';
     const held = this.held ?? [];
     this.held = undefined;
-    for (const item of held) if (item.change.seq > cursor) this.deliver(item);
+    for (const item of held) {
+      if (typeof item === 'string') this.sendRaw(item);
+      else if (item.change.seq > cursor) this.deliver(item);
+    }
   }
 
   /** A reset snapshot is being built asynchronously: hold live changes until it is sent. */

@@ -62,10 +62,10 @@ export class MutationBatch {
     batch.forEach(({ conn, frame }, i) => {
       const outcome = outcomes[i]!;
       const { deviceId, mid } = frame;
-      if (outcome.ok) conn.send({ type: 'ack', deviceId, mid });
+      if (outcome.ok) conn.sendAfterChanges({ type: 'ack', deviceId, mid });
       else {
         const { ok: _ok, ...refusal } = outcome;
-        conn.send({ type: 'message_error', ...refusal, deviceId, mid });
+        conn.sendAfterChanges({ type: 'message_error', ...refusal, deviceId, mid });
       }
     });
   }
