@@ -56,6 +56,7 @@ async function runTarget(target: Target, busy: readonly ChildProcess[]): Promise
       warmupRate: 200,
       warmupSeconds: 3,
       drainMs: 2000,
+      idleSettleMs: Number(process.env.BENCH_IDLE_SETTLE_MS ?? 3000),
       out,
     };
     const generator = startPinned(1, ['node', '--import', 'tsx', 'load.ts'], {

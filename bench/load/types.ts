@@ -16,6 +16,8 @@ export interface LoadConfig {
   warmupSeconds: number;
   /** Time after the last send before losses are counted. */
   drainMs: number;
+  /** Wait after the last client connected before reading the server's idle memory. */
+  idleSettleMs: number;
   out: string;
 }
 

@@ -23,7 +23,7 @@ export function processRssKb(pid: number): number {
 
 export interface CpuTimes {
   steal: number;
-  /** Jiffies not idle (nor waiting on I/O): what every process and the kernel used. */
+  /** Jiffies that processes used (user, nice, system). */
   busy: number;
   total: number;
 }
@@ -37,8 +37,10 @@ export function readCpuTimes(): Map<string, CpuTimes> {
     const values = rest.map(Number);
     // user nice system idle iowait irq softirq steal (guest time is already inside user).
     const total = values.slice(0, 8).reduce((sum, v) => sum + v, 0);
-    const idle = (values[3] ?? 0) + (values[4] ?? 0);
-    times.set(name ?? '?', { steal: values[7] ?? 0, busy: total - idle, total });
+    // Process time only (user, nice, system): the kernel's irq and softirq time, which includes the
+    // loopback network work of the run itself, is not charged to any process's utime/stime.
+    const busy = (values[0] ?? 0) + (values[1] ?? 0) + (values[2] ?? 0);
+    times.set(name ?? '?', { steal: values[7] ?? 0, busy, total });
   }
   return times;
 }
