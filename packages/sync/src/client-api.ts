@@ -18,6 +18,8 @@ export interface EphemeralState {
   typing: ReadonlyMap<string, readonly string[]>;
   /** Last-active times learnt from `user_offline`. */
   lastActive: ReadonlyMap<string, string>;
+  /** Set when the server refused the session for good (4401 signed out, 4426 app outdated): no more retries. */
+  refusedCode?: number;
 }
 
 export interface SyncClientOptions {

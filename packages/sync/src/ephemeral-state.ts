@@ -36,6 +36,10 @@ export class EphemeralStore {
     this.update(lost ? { status, typing: new Map(), online: new Set() } : { status });
   }
 
+  setRefused(code: number): void {
+    this.update({ refusedCode: code });
+  }
+
   /** A message from `userId` arrived: whatever they were typing has been sent. */
   clearTyping(key: string, userId: string): void {
     const current = this.state.typing.get(key);

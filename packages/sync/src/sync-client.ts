@@ -87,7 +87,7 @@ class SyncEngine implements SyncClient {
         },
         welcome: (_frame, generation) => this.schedule(() => this.beginPull(generation)),
         frame: (frame, generation) => this.receive(frame, generation),
-        refused: () => {},
+        refused: (code) => this.store.setRefused(code),
       },
     });
   }

@@ -68,6 +68,7 @@ describe('connection', () => {
     await new Promise((r) => setTimeout(r, 150));
     expect(server.sockets).toHaveLength(1);
     expect(client.getState().status).toBe('offline');
+    expect(client.getState().refusedCode).toBe(4401);
   });
 });
 
