@@ -7,6 +7,9 @@ import { fakeSyncFactory, renderWithSync, resetDatabase } from './sync-provider-
 
 afterEach(() => resetDatabase(student.id));
 
+/** The first render waits on the session check and IndexedDB: slow under a busy parallel run. */
+const SLOW = { timeout: 5000 };
+
 const sam = {
   id: 'u-sam',
   firstName: 'Sam',
@@ -36,7 +39,7 @@ describe('Create Group', () => {
   it('checks the name, then the members, and searches by name or e-mail', async () => {
     mockServer({ ...storeSessionFor(student), 'GET /api/users': () => ({ status: 200, body: [sam, kim] }) });
     renderWithSync('/create-group', fakeSyncFactory().factory);
-    await screen.findByRole('button', { name: /Sam Lee/ });
+    await screen.findByRole('button', { name: /Sam Lee/ }, SLOW);
 
     fireEvent.change(screen.getByLabelText('Group Name'), { target: { value: '   ' } });
     fireEvent.click(createButton());
@@ -64,8 +67,10 @@ describe('Create Group', () => {
       'POST /api/groups': () => ({ status: 201, body: group }),
     });
     renderWithSync('/create-group', sync.factory);
-    fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: ' Study Group ' } });
-    const samRow = await screen.findByRole('button', { name: /Sam Lee/ });
+    fireEvent.change(await screen.findByLabelText('Group Name', {}, SLOW), {
+      target: { value: ' Study Group ' },
+    });
+    const samRow = await screen.findByRole('button', { name: /Sam Lee/ }, SLOW);
     fireEvent.click(samRow);
     expect(samRow.getAttribute('aria-pressed')).toBe('true');
     fireEvent.click(screen.getByRole('button', { name: /Kim Park/ }));
@@ -98,10 +103,12 @@ describe('Create Group', () => {
       'POST /api/groups': () => reply,
     });
     renderWithSync('/create-group', fakeSyncFactory().factory);
-    fireEvent.change(await screen.findByLabelText('Group Name'), { target: { value: 'Study Group' } });
-    fireEvent.click(await screen.findByRole('button', { name: /Sam Lee/ }));
+    fireEvent.change(await screen.findByLabelText('Group Name', {}, SLOW), {
+      target: { value: 'Study Group' },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: /Sam Lee/ }, SLOW));
     fireEvent.click(createButton());
-    await waitFor(() => expect(alertText()).toBe(text));
+    await waitFor(() => expect(alertText()).toBe(text), SLOW);
     expect(screen.getByTestId('location').textContent).toBe('/create-group');
   });
 
@@ -111,13 +118,13 @@ describe('Create Group', () => {
   ])('says when the students cannot be loaded (%#)', async (reply, text) => {
     mockServer({ ...storeSessionFor(student), 'GET /api/users': () => reply });
     renderWithSync('/create-group', fakeSyncFactory().factory);
-    await waitFor(() => expect(alertText()).toBe(text));
+    await waitFor(() => expect(alertText()).toBe(text), SLOW);
   });
 
   it('goes back to Talk', async () => {
     mockServer({ ...storeSessionFor(student), 'GET /api/users': () => ({ status: 200, body: [] }) });
     renderWithSync('/create-group', fakeSyncFactory().factory);
-    fireEvent.click(await screen.findByRole('link', { name: 'Back to Talk' }));
+    fireEvent.click(await screen.findByRole('link', { name: 'Back to Talk' }, SLOW));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/talk'));
   });
 });

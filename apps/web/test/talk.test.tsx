@@ -7,6 +7,9 @@ import { fakeSyncFactory, renderWithSync, resetDatabase, userDatabase } from './
 
 afterEach(() => resetDatabase(student.id));
 
+/** IndexedDB work under a busy parallel test run can take longer than the default second. */
+const SLOW = { timeout: 5000 };
+
 function conversation(overrides: Partial<ConversationItem> & { id: string }): ConversationItem {
   return {
     name: 'Someone',
@@ -47,7 +50,7 @@ describe('Talk home', () => {
     mockServer(storeSessionFor(student));
     renderWithSync('/talk', sync.factory);
 
-    await waitFor(() => expect(rows()).toHaveLength(3));
+    await waitFor(() => expect(rows()).toHaveLength(3), SLOW);
     expect(rows().map((row) => row.getAttribute('aria-label'))).toEqual([
       'Sam Lee, online, 3 unread',
       'Study Group, group',
@@ -64,7 +67,7 @@ describe('Talk home', () => {
         unreadCount: 1,
       }),
     );
-    await waitFor(() => expect(rows()[0]!.getAttribute('aria-label')).toBe('Old Friend, 1 unread'));
+    await waitFor(() => expect(rows()[0]!.getAttribute('aria-label')).toBe('Old Friend, 1 unread'), SLOW);
 
     fireEvent.click(rows()[2]!);
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/group/g-1'));
@@ -74,7 +77,7 @@ describe('Talk home', () => {
     const sync = fakeSyncFactory();
     mockServer(storeSessionFor(student));
     renderWithSync('/talk', sync.factory);
-    expect(await screen.findByText('No conversations yet')).toBeTruthy();
+    expect(await screen.findByText('No conversations yet', {}, SLOW)).toBeTruthy();
     expect(screen.queryByText(/students? online/)).toBeNull();
     act(() => sync.latest()!.setState({ onlineCount: 42 }));
     expect(screen.getByText('42 students online')).toBeTruthy();
