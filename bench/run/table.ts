@@ -16,8 +16,9 @@ const HEADERS = [
   'other load %',
 ];
 
-const ms = (value: number | undefined) =>
-  value === undefined || Number.isNaN(value) ? '–' : value.toFixed(1);
+// Percentiles of an empty sample are NaN, which JSON stores as null.
+const ms = (value: number | null | undefined) =>
+  value === null || value === undefined || Number.isNaN(value) ? '–' : value.toFixed(1);
 
 /** One row per server and rate, with CPU per delivery as a ratio of the plain ws server's at that rate. */
 export function resultRows(results: readonly LoadResult[]): string[][] {
