@@ -16,6 +16,8 @@ export default defineConfig({
     proxy: {
       '/api': { target: SERVER, changeOrigin: true },
       '/ws': { target: SERVER, changeOrigin: true, ws: true },
+      '/notes': { target: SERVER, changeOrigin: true, ws: true },
+      '/files': { target: SERVER, changeOrigin: true },
       '/dev/': { target: SERVER, changeOrigin: true },
       '/healthz': { target: SERVER, changeOrigin: true },
     },

@@ -24,6 +24,12 @@ const MAX_JSON_BODY = 64 * 1024;
 export function createApp(deps: AppDeps) {
   const app = new Hono();
 
+  // Registered before the security headers so it runs after them: signed file URLs are the authorization,
+  // and the desktop renderer (app://campus-talk) must be able to show the images they point to.
+  app.use('/files/*', async (c, next) => {
+    await next();
+    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+  });
   app.use('*', securityHeaders(deps.config.publicUrl));
   app.use('/api/*', apiCors());
   const jsonBodyLimit = bodyLimit({

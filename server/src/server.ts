@@ -1,3 +1,4 @@
+import { CLOSE_CODES } from '@campus/protocol';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
@@ -94,6 +95,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         clearInterval(sweep);
         // Realtime first: its sockets get a 1001 close before the listener goes.
         realtime.close();
+        // Other sockets on the shared server (group notes) would hold the listener open.
+        for (const socket of wss.clients) socket.close(CLOSE_CODES.shuttingDown);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           // Keep-alive sockets would hold close() open; they carry no in-flight work we must wait for.

@@ -85,6 +85,8 @@ describe('group attachments', () => {
     expect(Buffer.from(bytes).equals(Buffer.from(PNG))).toBe(true);
     expect(file.headers.get('content-type')).toBe('image/png');
     expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+    // The desktop renderer lives on another origin; the signature, not the origin, guards the file.
+    expect(file.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(file.headers.get('content-disposition')).toBe('inline');
     expect(file.headers.get('cache-control')).toMatch(/^private/);
 

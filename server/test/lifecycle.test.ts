@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Kysely, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import SQLite from 'better-sqlite3';
+import WebSocket from 'ws';
 import { migrations } from '../src/lib/db/migrations';
 import { startTestServer } from './support/test-server';
 
@@ -56,6 +57,21 @@ describe('database lifecycle', () => {
     expect(!fs.existsSync(wal) || fs.statSync(wal).size === 0).toBe(true);
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('stops promptly while sockets are still open, telling them it is going away', async () => {
+    const server = await startTestServer();
+    // One socket that never said hello and one that asked for the notes sub-protocol: neither may hold stop().
+    const sockets = [
+      new WebSocket(server.url.replace('http', 'ws') + '/ws'),
+      new WebSocket(server.url.replace('http', 'ws') + '/ws', ['campus-notes']),
+    ];
+    await Promise.all(sockets.map((s) => new Promise((resolve) => s.once('open', resolve))));
+    const codes = sockets.map((s) => new Promise<number>((resolve) => s.once('close', resolve)));
+    const started = Date.now();
+    await server.close();
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await Promise.all(codes)).toEqual([1001, 1001]);
   });
 
   it('keeps the code-hashing secret across restarts', async () => {

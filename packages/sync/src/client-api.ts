@@ -1,6 +1,6 @@
 import type { MessageErrorFrame, UserRef } from '@campus/protocol';
 import type { CampusDatabase } from './database';
-import type { RealtimeTiming } from './realtime-connection';
+import type { NetworkSignal, RealtimeTiming } from './realtime-connection';
 
 export type ConnectionStatus = 'connecting' | 'online' | 'offline';
 
@@ -37,6 +37,8 @@ export interface SyncClientOptions {
   fetchImpl?: typeof fetch;
   /** Overrides of REALTIME_TIMING (tests shorten them). */
   timing?: Partial<RealtimeTiming>;
+  /** The device's network state; defaults to the browser's online/offline events, null for none. */
+  network?: NetworkSignal | null;
   /** Source of reconnect jitter (tests seed it). */
   random?: () => number;
 }

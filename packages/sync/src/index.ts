@@ -19,4 +19,4 @@ export type {
 export { createSyncClient } from './sync-client';
 export { reconnectDelay } from './backoff';
 export { directTypingKey, groupTypingKey } from './ephemeral-state';
-export type { RealtimeTiming } from './realtime-connection';
+export type { NetworkSignal, RealtimeTiming } from './realtime-connection';

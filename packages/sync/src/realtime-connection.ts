@@ -23,8 +23,37 @@ export interface ConnectionEvents {
   refused(code: number): void;
 }
 
+/**
+ * What the device says about its network. When it reports offline the channel drops its socket at once and
+ * waits for the network instead of trusting a link the OS already gave up (laptop sleep, Wi-Fi lost).
+ */
+export interface NetworkSignal {
+  online(): boolean;
+  onChange(listener: (online: boolean) => void): () => void;
+}
+
+/** The browser's `online`/`offline` events; undefined where there are none (Node). */
+export function browserNetworkSignal(): NetworkSignal | undefined {
+  const nav = (globalThis as { navigator?: { onLine?: unknown } }).navigator;
+  if (typeof globalThis.addEventListener !== 'function' || typeof nav?.onLine !== 'boolean') return undefined;
+  return {
+    online: () => nav.onLine !== false,
+    onChange(listener) {
+      const up = () => listener(true);
+      const down = () => listener(false);
+      globalThis.addEventListener('online', up);
+      globalThis.addEventListener('offline', down);
+      return () => {
+        globalThis.removeEventListener('online', up);
+        globalThis.removeEventListener('offline', down);
+      };
+    },
+  };
+}
+
 export interface ConnectionOptions {
   url: string;
+  network?: NetworkSignal;
   token: string;
   WebSocketImpl: typeof WebSocket;
   timing: RealtimeTiming;
@@ -53,17 +82,21 @@ export class RealtimeConnection {
   private connectTimer: ReturnType<typeof setTimeout> | undefined;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
+  private unwatchNetwork: (() => void) | undefined;
 
   constructor(private readonly options: ConnectionOptions) {}
 
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.unwatchNetwork = this.options.network?.onChange((online) => this.networkChanged(online));
     this.open();
   }
 
   stop(): void {
     this.running = false;
+    this.unwatchNetwork?.();
+    this.unwatchNetwork = undefined;
     clearTimeout(this.reconnectTimer);
     this.drop(1000);
     this.options.events.status('offline');
@@ -81,8 +114,25 @@ export class RealtimeConnection {
     return this.welcomed && generation === this.generation && this.socket !== null;
   }
 
+  private networkChanged(online: boolean): void {
+    if (!this.running) return;
+    clearTimeout(this.reconnectTimer);
+    if (online) {
+      // Back on the network: try now rather than after a backoff that was counting failures offline.
+      this.attempt = 0;
+      if (!this.socket) this.open();
+      return;
+    }
+    this.drop(4000);
+    this.options.events.status('offline');
+  }
+
   private open(): void {
-    const { WebSocketImpl, url, timing, events } = this.options;
+    const { WebSocketImpl, url, timing, events, network } = this.options;
+    if (network && !network.online()) {
+      events.status('offline');
+      return;
+    }
     this.generation += 1;
     this.welcomed = false;
     events.status('connecting');
@@ -164,6 +214,8 @@ export class RealtimeConnection {
     this.drop(4000);
     if (!this.running) return;
     this.options.events.status('offline');
+    // Offline devices wait for the network's `online` event instead of polling.
+    if (this.options.network && !this.options.network.online()) return;
     this.scheduleReconnect();
   }
 

@@ -24,7 +24,7 @@ import {
   type Writer,
 } from './mutations';
 import { MutationIds, rollback, rowsAfter, settle } from './outbox';
-import { RealtimeConnection } from './realtime-connection';
+import { browserNetworkSignal, RealtimeConnection } from './realtime-connection';
 import { applySnapshot } from './snapshot';
 import { TaskQueue } from './task-queue';
 
@@ -76,6 +76,7 @@ class SyncEngine implements SyncClient {
     };
     this.connection = new RealtimeConnection({
       url: options.wsUrl,
+      network: options.network === undefined ? browserNetworkSignal() : (options.network ?? undefined),
       token: options.token,
       WebSocketImpl: options.WebSocketImpl ?? globalThis.WebSocket,
       timing: { ...REALTIME_TIMING, ...options.timing },

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { REALTIME_TIMING } from '@campus/protocol';
 import { reconnectDelay, type EphemeralState, type SyncClient } from '../src';
 import { FakeServer, waitFor } from './support/fake-server';
-import { BO, CY, ME, makeClient } from './support/fixtures';
+import { BO, CY, ME, fakeNetwork, makeClient } from './support/fixtures';
 
 let client: SyncClient | undefined;
 afterEach(async () => {
@@ -42,6 +42,28 @@ describe('connection', () => {
     await waitFor(() => expect(server.sockets).toHaveLength(2));
     await waitFor(() => client!.getState().status === 'online');
     expect(seen).toEqual(['connecting', 'online', 'offline', 'connecting', 'online']);
+  });
+
+  it('drops the link when the device goes offline, queues writes, and reconnects as soon as it is back', async () => {
+    const server = new FakeServer(ME);
+    const network = fakeNetwork();
+    client = makeClient(server, undefined, {}, network.signal);
+    client.start();
+    await waitFor(() => client!.getState().status === 'online');
+
+    network.set(false);
+    expect(client.getState().status).toBe('offline');
+    await client.sendDirectMessage(BO, 'written offline');
+    // No reconnect attempts while the device says it is offline, however long it lasts.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(server.sockets).toHaveLength(1);
+    expect(server.framesOfType('send_message')).toHaveLength(0);
+    expect(await client.db.outbox.count()).toBe(1);
+
+    network.set(true);
+    await waitFor(() => client!.getState().status === 'online');
+    await waitFor(() => expect(server.framesOfType('send_message')).toHaveLength(1));
+    expect(server.sockets).toHaveLength(2);
   });
 
   it('gives up on an attempt that gets no welcome in time, and on a silent peer', async () => {

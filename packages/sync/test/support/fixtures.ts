@@ -1,6 +1,6 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { DirectMessage, UserRef } from '@campus/protocol';
-import { createSyncClient, openUserDatabase, type SyncClient } from '../../src';
+import { createSyncClient, openUserDatabase, type NetworkSignal, type SyncClient } from '../../src';
 import type { FakeServer } from './fake-server';
 
 export const ME: UserRef = { id: 'user-me', firstName: 'Ana', lastName: 'Lee', profilePictureUrl: null };
@@ -26,6 +26,7 @@ export function makeClient(
   server: FakeServer,
   db = openUserDatabase(ME.id, { indexedDB: new IDBFactory(), IDBKeyRange }),
   timing: Partial<typeof FAST> = {},
+  network: NetworkSignal | null = null,
 ): SyncClient {
   return createSyncClient({
     self: ME,
@@ -35,7 +36,27 @@ export function makeClient(
     db,
     WebSocketImpl: server.WebSocketImpl,
     timing: { ...FAST, ...timing },
+    network,
   });
+}
+
+/** A network switch the test flips, standing in for the browser's online/offline events. */
+export function fakeNetwork() {
+  let up = true;
+  const listeners = new Set<(online: boolean) => void>();
+  return {
+    signal: {
+      online: () => up,
+      onChange(listener: (online: boolean) => void) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    } satisfies NetworkSignal,
+    set(online: boolean) {
+      up = online;
+      for (const listener of listeners) listener(online);
+    },
+  };
 }
 
 let clock = Date.parse('2026-11-23T09:00:00.000Z');

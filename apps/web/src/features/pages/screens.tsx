@@ -1,22 +1,6 @@
 import { PlaceholderPage } from './PlaceholderPage';
 
 /** The signed-in screens that later updates fill in; each already has its route, title and purpose. */
-export const TalkPage = () => (
-  <PlaceholderPage
-    title="Talk"
-    icon="chat"
-    purpose="Your conversations, groups and ways to meet new people."
-  />
-);
-export const ChatPage = () => (
-  <PlaceholderPage title="Chat" icon="chat" purpose="A one-to-one conversation." />
-);
-export const GroupChatPage = () => (
-  <PlaceholderPage title="Group chat" icon="users" purpose="A conversation with your group." />
-);
-export const CreateGroupPage = () => (
-  <PlaceholderPage title="Create group" icon="users" purpose="Start a group with your friends." />
-);
 export const RandomTalkOptionsPage = () => (
   <PlaceholderPage
     title="Random talk"

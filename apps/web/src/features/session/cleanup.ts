@@ -1,5 +1,6 @@
 import { deleteUserDatabase } from '@campus/sync';
 import { clearSession } from '../../lib/session-storage';
+import { deleteNotesDatabases } from '../notes/notes-database';
 
 /** A database held open by another tab blocks its deletion; logging out must not wait on that forever. */
 const CLEANUP_TIMEOUT_MS = 3000;
@@ -24,5 +25,6 @@ export async function clearLocalData(userId: string | undefined): Promise<void> 
   await Promise.allSettled([
     withTimeout(unregisterServiceWorkers()),
     userId ? withTimeout(deleteUserDatabase(userId)) : Promise.resolve(),
+    userId ? withTimeout(deleteNotesDatabases(userId)) : Promise.resolve(),
   ]);
 }
