@@ -46,6 +46,8 @@ async function touchConversation(
   }
   await db.conversations.put({
     ...current,
+    // The server's copy names the partner even when the optimistic row could not (a chat opened by link).
+    ...(fresh.name ? { name: fresh.name, avatarUrl: fresh.avatarUrl } : {}),
     ...(newest ? { lastMessageSnippet: conversationSnippet(content), lastMessageTimestamp: timestamp } : {}),
     unreadCount: current.unreadCount + unreadIncrement,
   });

@@ -33,6 +33,18 @@ describe('outbox', () => {
     });
   });
 
+  // The fake server names every partner 'Peer <id>', as the real one names them from its users table.
+  it('names a conversation started before the partner was known once the server has stored the message', async () => {
+    const server = new FakeServer(ME);
+    client = makeClient(server);
+    await client.sendDirectMessage({ ...BO, firstName: '', lastName: '' }, 'hello?');
+    expect((await client.db.conversations.get(BO.id))?.name).toBe('');
+    client.start();
+    await waitFor(async () =>
+      expect((await client!.db.conversations.get(BO.id))?.name).toBe(`Peer ${BO.id}`),
+    );
+  });
+
   it('resends unacknowledged mutations after a reconnect with the same (deviceId, mid), in order, stored once', async () => {
     const server = new FakeServer(ME);
     client = makeClient(server);

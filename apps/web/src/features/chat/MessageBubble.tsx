@@ -59,7 +59,10 @@ export function MessageBubble({
   const senderName = sender ? `${sender.firstName} ${sender.lastName}`.trim() : '';
 
   return (
-    <div className={`message${own ? ' message--own' : ''}${status === 'failed' ? ' message--failed' : ''}`}>
+    <div
+      className={`message${own ? ' message--own' : ''}${status === 'failed' ? ' message--failed' : ''}`}
+      role="article"
+    >
       {sender ? <Avatar user={sender} size="sm" /> : null}
       <div className="message__column">
         {sender ? <span className="message__sender">{senderName || 'Unknown user'}</span> : null}

@@ -50,7 +50,18 @@ export function useChatPartner(partnerId: string): ChatPartner | null | undefine
     api
       .get(`/api/users/${encodeURIComponent(partnerId)}`, publicProfileSchema, { signal: controller.signal })
       .then(
-        (profile) =>
+        (profile) => {
+          // Remembered in the cache, so the chat still knows who this is after an offline reload.
+          void db.users
+            .put({
+              id: profile.id,
+              firstName: profile.firstName,
+              lastName: profile.lastName,
+              profilePictureUrl: profile.profilePictureUrl,
+              email: profile.email,
+              lastActiveAt: profile.lastActiveAt,
+            })
+            .catch(() => {});
           setFetched({
             ref: {
               id: profile.id,
@@ -60,13 +71,14 @@ export function useChatPartner(partnerId: string): ChatPartner | null | undefine
             },
             name: `${profile.firstName} ${profile.lastName}`.trim(),
             lastActiveAt: profile.lastActiveAt,
-          }),
+          });
+        },
         () => {
           if (!controller.signal.aborted) setFetched(null);
         },
       );
     return () => controller.abort();
-  }, [api, cached, partnerId]);
+  }, [api, cached, db, partnerId]);
 
   if (cached === undefined) return undefined;
   return cached ?? fetched;
