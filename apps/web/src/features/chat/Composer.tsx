@@ -1,5 +1,6 @@
 import { lazy, Suspense, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { CHAT } from '@campus/protocol';
+import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import './composer.css';
 
@@ -93,7 +94,7 @@ export function Composer({ maxHeight, placeholder, onSend, onKeystroke, onAttach
           title={`Attach a file (max ${CHAT.maxAttachmentLabel})`}
           onClick={() => fileInput.current?.click()}
         >
-          <span aria-hidden="true">📎</span>
+          <Icon name="paperclip" />
         </button>
         <input
           ref={fileInput}
@@ -113,7 +114,7 @@ export function Composer({ maxHeight, placeholder, onSend, onKeystroke, onAttach
           aria-expanded={pickerOpen}
           onClick={() => setPickerOpen((open) => !open)}
         >
-          <span aria-hidden="true">😊</span>
+          <Icon name={pickerOpen ? 'close' : 'smile'} />
         </button>
         <textarea
           ref={textarea}
