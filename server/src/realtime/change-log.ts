@@ -27,14 +27,16 @@ export function changeLogStatements(sqlite: SQLite.Database) {
   );
   const pruneLog = sqlite.prepare<[number]>('DELETE FROM change_log WHERE seq <= ?');
   const pruneAudience = sqlite.prepare<[number]>('DELETE FROM change_audience WHERE seq <= ?');
-  // `json_each` turns the audience list into one bound parameter so the statement is prepared once.
-  // change_audience's primary key (audience, seq) serves each audience's range; duplicates fold in IN.
-  const page = sqlite.prepare<[string, number, number, number], LogRow>(
-    `SELECT l.seq, l.payload FROM change_log l
-      WHERE l.seq IN (SELECT a.seq FROM change_audience a
-                       WHERE a.audience IN (SELECT value FROM json_each(?)) AND a.seq > ?)
-        AND l.seq > ?
-      ORDER BY l.seq LIMIT ?`,
+  // One audience's next seqs after a point, on change_audience's primary key (audience, seq): a LIMITed range.
+  const audienceSeqs = sqlite
+    .prepare<[string, number, number], number>(
+      'SELECT seq FROM change_audience WHERE audience = ? AND seq > ? ORDER BY seq LIMIT ?',
+    )
+    .pluck();
+  // The payloads of a page's seqs (already sorted and distinct), by change_log's primary key.
+  // `json_each` turns the list into one bound parameter so the statement is prepared once.
+  const payloads = sqlite.prepare<[string], LogRow>(
+    'SELECT seq, payload FROM change_log WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq',
   );
 
   return {
@@ -58,10 +60,78 @@ export function changeLogStatements(sqlite: SQLite.Database) {
       })();
       return last;
     },
-    page(audiences: readonly string[], after: number, limit: number): LogRow[] {
-      return page.all(JSON.stringify(audiences), after, after, limit);
+    /**
+     * A reader of everything after `after` for these audiences, page by page. Each audience is read in
+     * LIMITed chunks along its own index range and the ranges are merged by seq, so a backlog of N changes
+     * costs about N index reads in all, whatever the page size (one IN over every audience would read all
+     * N matching seqs again for every page).
+     */
+    reader(audiences: readonly string[], after: number, chunk: number): LogReader {
+      return new MergedReader(
+        [...new Set(audiences)].map((audience) => ({ audience, last: after, buf: [], pos: 0, done: false })),
+        chunk,
+        (audience, last, limit) => audienceSeqs.all(audience, last, limit),
+        (seqs) => (seqs.length ? payloads.all(JSON.stringify(seqs)) : []),
+      );
     },
   };
 }
 
 export type ChangeLogStatements = ReturnType<typeof changeLogStatements>;
+
+export interface LogReader {
+  /** The next at most `limit` changes, in seq order. */
+  next(limit: number): LogRow[];
+  /** Whether another change follows the ones read so far. */
+  hasMore(): boolean;
+}
+
+interface AudienceStream {
+  audience: string;
+  /** The last seq fetched from the database for this audience. */
+  last: number;
+  buf: number[];
+  pos: number;
+  /** The database has nothing after `last` for this audience. */
+  done: boolean;
+}
+
+/** A k-way merge of the audiences' seq ranges; a seq in several audiences comes out once. */
+class MergedReader implements LogReader {
+  constructor(
+    private readonly streams: AudienceStream[],
+    private readonly chunk: number,
+    private readonly fetchSeqs: (audience: string, last: number, limit: number) => number[],
+    private readonly fetchPayloads: (seqs: number[]) => LogRow[],
+  ) {}
+
+  /** The smallest unread seq of any audience, refilling buffers as they run out; Infinity when none. */
+  private head(): number {
+    let min = Infinity;
+    for (const s of this.streams) {
+      if (s.pos >= s.buf.length && !s.done) {
+        s.buf = this.fetchSeqs(s.audience, s.last, this.chunk);
+        s.pos = 0;
+        s.done = s.buf.length < this.chunk;
+        if (s.buf.length) s.last = s.buf[s.buf.length - 1]!;
+      }
+      if (s.pos < s.buf.length && s.buf[s.pos]! < min) min = s.buf[s.pos]!;
+    }
+    return min;
+  }
+
+  next(limit: number): LogRow[] {
+    const seqs: number[] = [];
+    while (seqs.length < limit) {
+      const min = this.head();
+      if (min === Infinity) break;
+      for (const s of this.streams) if (s.pos < s.buf.length && s.buf[s.pos] === min) s.pos++;
+      seqs.push(min);
+    }
+    return this.fetchPayloads(seqs);
+  }
+
+  hasMore(): boolean {
+    return this.head() !== Infinity;
+  }
+}

@@ -15,19 +15,16 @@ export function handlePull(conn: Connection, cursor: number): void {
   const current = hub.currentSeq();
   if (cursor === 0 || cursor < hub.floor() || cursor > current) return void reset(conn);
 
-  const audiences = [...conn.audiences];
   const size = options.pullPageSize;
-  let after = cursor;
+  const reader = hub.log.reader([...conn.audiences], cursor, size);
   for (;;) {
-    const rows = hub.log.page(audiences, after, size + 1);
-    const hasMore = rows.length > size;
-    if (hasMore) rows.length = size;
+    const rows = reader.next(size);
+    const hasMore = rows.length === size && reader.hasMore();
     const next = hasMore ? rows[rows.length - 1]!.seq : current;
     let body = '';
     for (let i = 0; i < rows.length; i++) body += (i ? ',' : '') + rows[i]!.payload;
     conn.sendRaw(`{"type":"changes","changes":[${body}],"cursor":${next},"hasMore":${hasMore}}`);
     if (!hasMore) break;
-    after = next;
   }
   conn.goLive(current);
   receiptsUpTo(conn, current);
