@@ -19,6 +19,8 @@ import { readUpload, uploadBodyLimit } from './upload';
 
 /** Per user: enough for a burst of photos, not for filling the disk. */
 export const UPLOAD_RATE = { limit: 30, windowMs: 10 * 60_000 };
+/** Per user: the web client batches every key of a tick into one request and keeps URLs until they expire. */
+export const SIGN_RATE = { limit: 120, windowMs: 60_000 };
 
 /**
  * Mounted at /api: POST /groups/:groupId/attachments, POST /chat/:partnerId/attachments (multipart,
@@ -27,6 +29,7 @@ export const UPLOAD_RATE = { limit: 30, windowMs: 10 * 60_000 };
  */
 export function attachmentRoutes(deps: AppDeps) {
   const uploads = new RateLimiter(UPLOAD_RATE, deps.now);
+  const signs = new RateLimiter(SIGN_RATE, deps.now);
   const userNotFound = () => new HttpError(404, CHAT_SERVER_MSG.userNotFound);
 
   // Mounted at /api, so requireUser goes on each route: a `.use` here would answer 401 for every unknown /api path.
@@ -49,8 +52,10 @@ export function attachmentRoutes(deps: AppDeps) {
       return c.json(await storeDirectAttachment(deps, userId, partnerId, upload), 201);
     })
     .post('/files/sign', auth, async (c) => {
+      const userId = c.get('user').id;
+      signs.consume(userId);
       const { keys } = await readBody(c, signFilesBodySchema);
-      const allowed = await visibleKeys(deps.db, c.get('user').id, [...new Set(keys)]);
+      const allowed = await visibleKeys(deps.db, userId, [...new Set(keys)]);
       const urls: Record<string, string> = {};
       for (const key of allowed) urls[key] = deps.storage.signedUrl(key, SIGNED_FILE_URL_TTL_SECONDS);
       return c.json({ urls });

@@ -3,14 +3,27 @@ import { CHAT_SERVER_MSG, userDirectoryQuerySchema } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
+import { RateLimiter } from '../../lib/rate-limit';
 import { readId, readQuery } from '../conversations/request';
 import { findPublicProfile, searchUsers } from './repo';
+
+/**
+ * Per user, searches and profile reads together: a search is a substring scan of every user (no index can
+ * serve it), and walking the directory profile by profile is how a bot would harvest it. Far above what a
+ * person typing in the member search does.
+ */
+export const DIRECTORY_RATE = { limit: 120, windowMs: 60_000 };
 
 /** GET /api/users and GET /api/users/:userId: the student directory. */
 export function directoryRoutes(deps: AppDeps) {
   const userNotFound = () => new HttpError(404, CHAT_SERVER_MSG.userNotFound);
+  const reads = new RateLimiter(DIRECTORY_RATE, deps.now);
   return new Hono<AuthEnv>()
     .use(requireUser(deps))
+    .use(async (c, next) => {
+      reads.consume(c.get('user').id);
+      await next();
+    })
     .get('/', async (c) => {
       const { q, limit } = readQuery(c, userDirectoryQuerySchema);
       return c.json(await searchUsers(deps.db, c.get('user').id, q, limit));
