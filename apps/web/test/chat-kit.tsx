@@ -117,11 +117,16 @@ export class FakeSyncClient implements SyncClient {
   stopTyping(target: TypingTarget): void {
     this.calls.push(['stopTyping', target]);
   }
-  joinChat(peerId: string): void {
+  joinChat(peerId: string): () => void {
     this.calls.push(['joinChat', peerId]);
+    return () => void this.calls.push(['leaveChat', peerId]);
   }
-  joinGroup(groupId: string): void {
+  joinGroup(groupId: string): () => void {
     this.calls.push(['joinGroup', groupId]);
+    return () => void this.calls.push(['leaveGroup', groupId]);
+  }
+  async markGroupSeen(groupId: string): Promise<void> {
+    this.calls.push(['markGroupSeen', groupId]);
   }
   loadDirectPage(partnerId: string, page: number): Promise<number> {
     this.calls.push(['loadDirectPage', partnerId, page]);

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { avatarHue, CHAT_MSG, NOTES_MSG, type Group } from '@campus/protocol';
 import { FakeSyncClient, groupMessage, KIM, ME, minutesAgo, renderChat, SAM } from './chat-kit';
 import { mockServer } from './helpers';
@@ -76,6 +76,28 @@ describe('group chat', () => {
     fireEvent.keyDown(composer, { key: 'Enter' });
     expect(client.callsOf('sendGroupMessage')).toEqual([[group.id, 'hello all']]);
     expect(client.callsOf('stopTyping')).toEqual([[{ groupId: group.id }]]);
+  });
+
+  it('marks the open group seen on open and as new messages arrive, and leaves it on unmount', async () => {
+    const client = new FakeSyncClient();
+    await client.db.groups.put(group);
+    await client.db.groupMessages.put({
+      ...groupMessage('g1', SAM, group.id, 'first', minutesAgo(3)),
+      seq: 1,
+    });
+    await openGroup(client);
+    await screen.findByText('first');
+    await waitFor(() => expect(client.callsOf('markGroupSeen').length).toBeGreaterThanOrEqual(1));
+    const before = client.callsOf('markGroupSeen').length;
+    await client.db.groupMessages.put({
+      ...groupMessage('g2', KIM, group.id, 'second', minutesAgo(1)),
+      seq: 2,
+    });
+    await screen.findByText('second');
+    await waitFor(() => expect(client.callsOf('markGroupSeen').length).toBeGreaterThan(before));
+    expect(client.callsOf('markGroupSeen').every(([id]) => id === group.id)).toBe(true);
+    cleanup();
+    expect(client.callsOf('leaveGroup')).toEqual([[group.id]]);
   });
 
   it('opens and closes the group notes from the header', async () => {

@@ -55,8 +55,9 @@ export function fakeSyncClient(options: SyncClientOptions, initial: Partial<Ephe
     discard: vi.fn(async () => undefined),
     typing: vi.fn(),
     stopTyping: vi.fn(),
-    joinChat: vi.fn(),
-    joinGroup: vi.fn(),
+    joinChat: vi.fn(() => () => undefined),
+    joinGroup: vi.fn(() => () => undefined),
+    markGroupSeen: vi.fn(async () => undefined),
     loadDirectPage: vi.fn(async () => 0),
     loadGroupPage: vi.fn(async () => 0),
   };

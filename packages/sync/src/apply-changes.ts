@@ -21,6 +21,7 @@ export async function applyChanges(
   selfId: string,
   changes: readonly Change[],
   pageCursor?: number,
+  view: OpenView = {},
 ): Promise<Change[]> {
   const ordered = [...changes].sort((a, b) => a.seq - b.seq);
   return db.transaction('rw', syncTables(db), async () => {
@@ -28,7 +29,7 @@ export async function applyChanges(
     const applied: Change[] = [];
     for (const change of ordered) {
       if (change.seq <= cursor) continue;
-      await applyChange(db, selfId, change);
+      await applyChange(db, selfId, change, view);
       cursor = change.seq;
       applied.push(change);
     }
@@ -38,7 +39,17 @@ export async function applyChanges(
   });
 }
 
-async function applyChange(db: CampusDatabase, selfId: string, change: Change): Promise<void> {
+/** What is open on screen: messages of the open group are seen as they arrive, so they are not unread. */
+export interface OpenView {
+  openGroupId?: string | null;
+}
+
+async function applyChange(
+  db: CampusDatabase,
+  selfId: string,
+  change: Change,
+  view: OpenView,
+): Promise<void> {
   switch (change.type) {
     case 'receive_message': {
       const fresh = await storeDirectMessages(db, selfId, [change.message]);
@@ -48,7 +59,8 @@ async function applyChange(db: CampusDatabase, selfId: string, change: Change): 
     }
     case 'receive_group_message': {
       const fresh = await storeGroupMessages(db, [change.message]);
-      await noteGroupMessage(db, selfId, change.message, fresh.has(change.message.id));
+      const seen = view.openGroupId === change.message.group;
+      await noteGroupMessage(db, selfId, change.message, fresh.has(change.message.id) && !seen);
       if (change.message.from.id === selfId) await settleOwnSend(db, change.message.id);
       return;
     }

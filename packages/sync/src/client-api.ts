@@ -73,8 +73,18 @@ export interface SyncClient {
   /** Ephemeral events: sent only while connected, dropped otherwise. */
   typing(target: TypingTarget): void;
   stopTyping(target: TypingTarget): void;
-  joinChat(peerId: string): void;
-  joinGroup(groupId: string): void;
+  /**
+   * The chat (or group) now open on screen. Remembered and sent again after every reconnect's pull, so the
+   * server always knows it (presence of a new partner, a group's read mark). The returned function leaves
+   * it (call it on unmount); a later join replaces it.
+   */
+  joinChat(peerId: string): () => void;
+  joinGroup(groupId: string): () => void;
+  /**
+   * The open group was seen: its unread count goes to 0 here and join_group moves the server's read mark
+   * (sent at most about once a second). While a group is open, its new messages do not count as unread.
+   */
+  markGroupSeen(groupId: string): Promise<void>;
 
   /**
    * History through REST, stored into Dexie: page n (from 1) of 30, newest first on the wire.

@@ -38,6 +38,9 @@ const CHANGE_TYPES: ReadonlySet<string> = new Set<Change['type']>([
   'chat-reaction',
   'group_joined',
 ]);
+/** join_group writes a read mark on the server and is rate limited there. */
+const GROUP_JOIN_INTERVAL_MS = 1000;
+
 const isChange = (frame: ServerFrame): frame is Change => CHANGE_TYPES.has(frame.type) && 'seq' in frame;
 
 export function createSyncClient(options: SyncClientOptions): SyncClient {
@@ -62,6 +65,11 @@ class SyncEngine implements SyncClient {
   private held: Change[] = [];
   /** Consecutive live changes become one task and one transaction. */
   private openBatch: Change[] | null = null;
+  /** The chat or group open on screen: told to the server again after every pull. */
+  private openChat: string | null = null;
+  private openGroup: string | null = null;
+  private lastGroupJoinAt = 0;
+  private groupJoinTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: SyncClientOptions) {
     this.self = options.self;
@@ -101,6 +109,7 @@ class SyncEngine implements SyncClient {
   }
 
   async stop(): Promise<void> {
+    clearTimeout(this.groupJoinTimer);
     this.connection.stop();
     await this.queue.idle();
   }
@@ -155,12 +164,55 @@ class SyncEngine implements SyncClient {
     this.connection.send({ type: 'stop_typing', ...target });
   }
 
-  joinChat(peerId: string): void {
+  joinChat(peerId: string): () => void {
+    this.openChat = peerId;
     this.connection.send({ type: 'join_chat', peerId });
+    return () => {
+      if (this.openChat === peerId) this.openChat = null;
+    };
   }
 
-  joinGroup(groupId: string): void {
-    this.connection.send({ type: 'join_group', groupId });
+  joinGroup(groupId: string): () => void {
+    this.openGroup = groupId;
+    this.sendGroupJoin(groupId);
+    return () => {
+      if (this.openGroup !== groupId) return;
+      this.openGroup = null;
+      clearTimeout(this.groupJoinTimer);
+    };
+  }
+
+  async markGroupSeen(groupId: string): Promise<void> {
+    await this.db.transaction('rw', this.db.conversations, async () => {
+      const row = await this.db.conversations.get(groupId);
+      if (row && row.unreadCount !== 0) await this.db.conversations.update(groupId, { unreadCount: 0 });
+    });
+    this.throttledGroupJoin(groupId);
+  }
+
+  /** join_group writes the server's read mark and costs a rate-limited token: at most one a second. */
+  private throttledGroupJoin(groupId: string): void {
+    const wait = this.lastGroupJoinAt + GROUP_JOIN_INTERVAL_MS - Date.now();
+    if (wait <= 0) {
+      this.sendGroupJoin(groupId);
+      return;
+    }
+    if (this.groupJoinTimer !== undefined) return;
+    this.groupJoinTimer = setTimeout(() => {
+      this.groupJoinTimer = undefined;
+      if (this.openGroup === groupId) this.sendGroupJoin(groupId);
+    }, wait);
+  }
+
+  private sendGroupJoin(groupId: string): void {
+    if (this.connection.send({ type: 'join_group', groupId })) this.lastGroupJoinAt = Date.now();
+  }
+
+  /** After a pull the server learns again what is open (frames sent while offline were dropped). */
+  private rejoin(generation: number): void {
+    if (this.openChat) this.send({ type: 'join_chat', peerId: this.openChat }, generation);
+    if (this.openGroup && this.send({ type: 'join_group', groupId: this.openGroup }, generation))
+      this.lastGroupJoinAt = Date.now();
   }
 
   loadDirectPage(partnerId: string, page: number): Promise<number> {
@@ -240,7 +292,7 @@ class SyncEngine implements SyncClient {
   }
 
   private async applyPage(page: ChangesFrame, generation: number): Promise<void> {
-    this.afterApply(await applyChanges(this.db, this.userId, page.changes, page.cursor));
+    this.afterApply(await this.apply(page.changes, page.cursor));
     if (generation !== this.session || !this.connection.isLive(generation)) return;
     // The server streams every page of one pull; the last one says hasMore false.
     if (!page.hasMore) await this.finishPull(generation);
@@ -257,8 +309,9 @@ class SyncEngine implements SyncClient {
     this.phase = 'live';
     const held = this.held;
     this.held = [];
-    if (held.length) this.afterApply(await applyChanges(this.db, this.userId, held));
+    if (held.length) this.afterApply(await this.apply(held));
     await this.flush(generation);
+    this.rejoin(generation);
   }
 
   private async applyLive(batch: Change[]): Promise<void> {
@@ -266,7 +319,11 @@ class SyncEngine implements SyncClient {
       this.held.push(...batch);
       return;
     }
-    this.afterApply(await applyChanges(this.db, this.userId, batch));
+    this.afterApply(await this.apply(batch));
+  }
+
+  private apply(changes: readonly Change[], pageCursor?: number): Promise<Change[]> {
+    return applyChanges(this.db, this.userId, changes, pageCursor, { openGroupId: this.openGroup });
   }
 
   /** A message from someone ends their typing indicator. */

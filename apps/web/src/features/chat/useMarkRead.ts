@@ -3,7 +3,8 @@ import { CHAT } from '@campus/protocol';
 import type { LocalDirectMessage } from '@campus/sync';
 import { useSync } from '../sync/sync-context';
 
-function useDocumentVisible(): boolean {
+/** Whether the page is visible (not a background tab or a minimised window). */
+export function useDocumentVisible(): boolean {
   const [visible, setVisible] = useState(() => document.visibilityState === 'visible');
   useEffect(() => {
     const onChange = () => setVisible(document.visibilityState === 'visible');

@@ -8,6 +8,7 @@ import { UploadRows } from '../chat/UploadRows';
 import { useAttachmentUploads } from '../chat/useAttachmentUploads';
 import { useHistoryPages } from '../chat/useHistoryPages';
 import { useInlineErrors } from '../chat/useInlineErrors';
+import { useDocumentVisible } from '../chat/useMarkRead';
 import { useTypingSignal } from '../chat/useTypingSignal';
 import { useSync } from '../sync/sync-context';
 import { GroupHeader } from './GroupHeader';
@@ -40,6 +41,12 @@ export function GroupChat({ group }: { group: Group }) {
   );
   const loadPage = useCallback((page: number) => client.loadGroupPage(groupId, page), [client, groupId]);
   const history = useHistoryPages({ query, loadPage, initialError: historyError, olderError: historyError });
+  // Seen while visible: the badge clears and the server's read mark follows each new message.
+  const visible = useDocumentVisible();
+  const newestId = history.messages?.at(-1)?.id;
+  useEffect(() => {
+    if (visible) void client.markGroupSeen(groupId);
+  }, [client, groupId, visible, newestId]);
   const members = useMemo(() => new Map(group.members.map((m) => [m.id, m])), [group.members]);
   const typing = useTypingSignal({ groupId });
   const inline = useInlineErrors((frame) => frame.context === 'group' && frame.groupId === groupId);
