@@ -1,6 +1,7 @@
 import { SYNC, type SyncResetFrame, type UserListEntry } from '@campus/protocol';
 import type { AppDeps } from '../lib/deps';
-import { directPage, groupPage, listConversations, listUserGroups } from '../modules/chat/read-repo';
+import { listConversations, listUserGroups } from '../modules/chat/read-repo';
+import { recentDirectMessages, recentGroupMessages } from './snapshot-pages';
 
 interface UserRow {
   id: string;
@@ -27,10 +28,13 @@ export async function buildSnapshot(
   const per = SYNC.snapshotMessagesPerConversation;
   const partners = conversations.filter((c) => !c.isGroup).map((c) => c.id);
   const recentGroups = groups.slice(0, SYNC.snapshotConversations);
-  const [messages, groupMessages] = await Promise.all([
-    Promise.all(partners.map((p) => directPage(db, userId, p, 1, per))).then((pages) => pages.flat()),
-    Promise.all(recentGroups.map((g) => groupPage(db, g.id, 1, per))).then((pages) => pages.flat()),
-  ]);
+  // A fixed number of queries however many conversations the snapshot carries (no page query per one).
+  const messages = recentDirectMessages(deps.sqlite, userId, partners, per);
+  const groupMessages = recentGroupMessages(
+    deps.sqlite,
+    recentGroups.map((g) => g.id),
+    per,
+  );
 
   const ids = new Set<string>([userId, ...partners]);
   for (const group of groups) for (const m of group.members) ids.add(m.id);

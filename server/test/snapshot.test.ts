@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeDirectMessage, storeGroupMessage } from '../src/modules/chat/writes';
+import { setReaction } from '../src/modules/chat/mutations-receipts';
+import { createGroup } from '../src/modules/groups/service';
+import { startTestServer, type TestServer } from './support/test-server';
+import { createUser, WsClient, type TestUser } from './support/ws-client';
+
+let server: TestServer;
+let ann: TestUser;
+let bob: TestUser;
+let cat: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  [ann, bob, cat] = [
+    await createUser(server, 'Ann'),
+    await createUser(server, 'Bob'),
+    await createUser(server, 'Cat'),
+  ];
+});
+afterAll(() => server.close());
+
+describe('sync_reset snapshot', () => {
+  it("holds exactly page 1 of every conversation's REST history (reactions included), conversation by conversation", async () => {
+    const deps = server.deps;
+    const ids: string[] = [];
+    for (let i = 0; i < 35; i++) {
+      const [from, to] = i % 2 ? [bob, ann] : [ann, bob];
+      ids.push(storeDirectMessage(deps, from.id, { id: randomUUID(), to: to.id, content: `ab ${i}` }).id);
+    }
+    storeDirectMessage(deps, cat.id, { id: randomUUID(), to: ann.id, content: 'hi from cat' });
+    setReaction(deps, bob.id, { messageId: ids[34]!, emoji: '👍', toUserId: ann.id });
+    setReaction(deps, ann.id, { messageId: ids[34]!, emoji: '😂', toUserId: bob.id });
+    setReaction(deps, ann.id, { messageId: ids[3]!, emoji: '👍', toUserId: bob.id }); // not in page 1
+    const group = createGroup(deps, ann.id, { name: 'Study', memberIds: [bob.id, cat.id] });
+    for (let i = 0; i < 33; i++) {
+      storeGroupMessage(deps, [ann, bob, cat][i % 3]!.id, {
+        id: randomUUID(),
+        groupId: group.id,
+        content: `g ${i}`,
+      });
+    }
+    const empty = createGroup(deps, bob.id, { name: 'Quiet', memberIds: [ann.id] });
+
+    const client = await WsClient.connect(server, ann);
+    const reset = client.of('sync_reset')[0]!;
+    const [withCat, withBob] = await Promise.all([
+      server.get(`/api/chat/${cat.id}?limit=30`, ann.token),
+      server.get(`/api/chat/${bob.id}?limit=30`, ann.token),
+    ]);
+    const groupPage = await server.get(`/api/groups/${group.id}/messages?limit=30`, ann.token);
+    // Conversations are newest first: Cat's message came after Bob's.
+    // Status aside: handing the snapshot over marks Ann's incoming messages delivered just after it is built.
+    const noStatus = (list: unknown) => (list as { status: string }[]).map(({ status: _status, ...m }) => m);
+    expect(noStatus(reset.messages)).toEqual(
+      noStatus([...(withCat.body as unknown as unknown[]), ...(withBob.body as unknown as unknown[])]),
+    );
+    expect((reset.messages as unknown[]).length).toBe(31);
+    expect(reset.groupMessages).toEqual(groupPage.body);
+    expect((reset.groupMessages as unknown[]).length).toBe(30);
+    expect((reset.groups as { id: string }[]).map((g) => g.id).sort()).toEqual([group.id, empty.id].sort());
+    client.close();
+  });
+});
