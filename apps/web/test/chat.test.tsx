@@ -191,6 +191,24 @@ describe('loading history', () => {
     );
   }
 
+  it('shows a message pending since before the newest 30 (slow device clock) at the bottom, and server order above it', async () => {
+    const client = new FakeSyncClient();
+    await seedPartner(client);
+    await seedMany(client, 40);
+    // Written offline on a device whose clock is hours behind; and a stored message whose time is off.
+    await client.db.messages.bulkPut([
+      directMessage('pending', ME, SAM, 'sent from a slow clock', minutesAgo(600), { status: 'sending' }),
+      directMessage('failed', ME, SAM, 'refused one', minutesAgo(601), { status: 'failed' }),
+      directMessage('skewed', ME, SAM, 'stored, odd time', minutesAgo(900), { seq: 200, status: 'sent' }),
+    ]);
+    await openChat(client);
+    await waitFor(() =>
+      expect(texts().slice(-3)).toEqual(['stored, odd time', 'refused one', 'sent from a slow clock']),
+    );
+    expect(texts()).toHaveLength(32);
+    expect(texts()[0]).toBe('msg 111');
+  });
+
   it('fetches page 1 when the cache has fewer than 30 and shows no load-older button', async () => {
     const client = new FakeSyncClient();
     await seedPartner(client);

@@ -100,6 +100,31 @@ describe('group chat', () => {
     expect(client.callsOf('leaveGroup')).toEqual([[group.id]]);
   });
 
+  it('shows this group’s pending messages at the bottom even when their device time is old', async () => {
+    const client = new FakeSyncClient();
+    await client.db.groups.put(group);
+    await client.db.groupMessages.bulkPut([
+      ...Array.from({ length: 35 }, (_, i) => ({
+        ...groupMessage(`s${i}`, SAM, group.id, `stored ${i}`, minutesAgo(100 - i)),
+        seq: i + 1,
+      })),
+      {
+        ...groupMessage('p1', ME, group.id, 'pending, slow clock', minutesAgo(500)),
+        status: 'sending' as const,
+      },
+      {
+        ...groupMessage('p2', ME, 'g-other', 'pending elsewhere', minutesAgo(1)),
+        status: 'sending' as const,
+      },
+    ]);
+    await openGroup(client);
+    const texts = () =>
+      Array.from(screen.getByRole('log').querySelectorAll('.message__text')).map((n) => n.textContent);
+    await waitFor(() => expect(texts().at(-1)).toBe('pending, slow clock'));
+    expect(texts()).toHaveLength(31);
+    expect(texts()[0]).toBe('stored 5');
+  });
+
   it('opens and closes the group notes from the header', async () => {
     const client = new FakeSyncClient();
     await client.db.groups.put(group);

@@ -53,14 +53,17 @@ async function applyChange(
   switch (change.type) {
     case 'receive_message': {
       const fresh = await storeDirectMessages(db, selfId, [change.message]);
-      await noteDirectMessage(db, selfId, change.message, fresh.has(change.message.id));
+      // A stored message is ordered by its seq (the change's, should the message not carry it).
+      const noted = { ...change.message, seq: change.message.seq ?? change.seq };
+      await noteDirectMessage(db, selfId, noted, fresh.has(change.message.id));
       if (change.message.from.id === selfId) await settleOwnSend(db, change.message.id);
       return;
     }
     case 'receive_group_message': {
       const fresh = await storeGroupMessages(db, [change.message]);
       const seen = view.openGroupId === change.message.group;
-      await noteGroupMessage(db, selfId, change.message, fresh.has(change.message.id) && !seen);
+      const noted = { ...change.message, seq: change.message.seq ?? change.seq };
+      await noteGroupMessage(db, selfId, noted, fresh.has(change.message.id) && !seen);
       if (change.message.from.id === selfId) await settleOwnSend(db, change.message.id);
       return;
     }

@@ -5,12 +5,7 @@ import {
   type GroupMessage,
   type UserRef,
 } from '@campus/protocol';
-import type { CampusDatabase } from './database';
-
-function time(value: string | null | undefined): number {
-  const ms = value ? Date.parse(value) : NaN;
-  return Number.isNaN(ms) ? -Infinity : ms;
-}
+import type { CampusDatabase, LocalConversation } from './database';
 
 export function displayName(user: UserRef): string {
   return `${user.firstName} ${user.lastName}`.trim();
@@ -21,6 +16,34 @@ export function directPartner(message: DirectMessage, selfId: string): UserRef {
   return message.from.id === selfId ? message.to : message.from;
 }
 
+/** The message a conversation row is being told about: its text, time and server seq (none while pending). */
+interface Noted {
+  content: string;
+  timestamp: string;
+  seq?: number | undefined;
+}
+
+/**
+ * Whether `message` becomes the row's snippet. Server order decides, never timestamps (device clocks may
+ * be off by minutes): a stored message wins when its seq is at or past the row's, and an own message that is
+ * still pending (no seq) always does, as the chat shows it at the bottom.
+ */
+function isNewest(current: LocalConversation, message: Noted): boolean {
+  if (message.seq === undefined) return true;
+  return current.lastSeq === undefined || message.seq >= current.lastSeq;
+}
+
+/**
+ * The time a pending message moves its row to: the device's time, but always above the newest row, so a slow
+ * device clock cannot leave a chat I just wrote in below the others (the server's time replaces it once stored).
+ */
+async function pendingTime(db: CampusDatabase, timestamp: string): Promise<string> {
+  const top = await db.conversations.orderBy('lastMessageTimestamp').last();
+  const newest = top?.lastMessageTimestamp ? Date.parse(top.lastMessageTimestamp) : NaN;
+  const own = Date.parse(timestamp);
+  return !Number.isNaN(newest) && newest >= own ? new Date(newest + 1).toISOString() : timestamp;
+}
+
 /**
  * The spec's conversation-list rule for a new message: snippet and time follow the newest message (so
  * the list, ordered by time, moves it to the top), unread rises for a new one from someone else, and a
@@ -29,18 +52,26 @@ export function directPartner(message: DirectMessage, selfId: string): UserRef {
 async function touchConversation(
   db: CampusDatabase,
   fresh: Omit<ConversationItem, 'lastMessageSnippet' | 'lastMessageTimestamp' | 'unreadCount'>,
-  content: string,
-  timestamp: string,
+  message: Noted,
   unreadIncrement: number,
 ): Promise<void> {
   const current = await db.conversations.get(fresh.id);
-  const newest = !current || time(timestamp) >= time(current.lastMessageTimestamp);
+  const newest = !current || isNewest(current, message);
+  const latest: Partial<LocalConversation> = newest
+    ? {
+        lastMessageSnippet: conversationSnippet(message.content),
+        lastMessageTimestamp:
+          message.seq === undefined ? await pendingTime(db, message.timestamp) : message.timestamp,
+        ...(message.seq === undefined ? {} : { lastSeq: message.seq }),
+      }
+    : {};
   if (!current) {
     await db.conversations.put({
       ...fresh,
-      lastMessageSnippet: conversationSnippet(content),
-      lastMessageTimestamp: timestamp,
+      lastMessageSnippet: '',
+      lastMessageTimestamp: message.timestamp,
       unreadCount: unreadIncrement,
+      ...latest,
     });
     return;
   }
@@ -48,7 +79,7 @@ async function touchConversation(
     ...current,
     // The server's copy names the partner even when the optimistic row could not (a chat opened by link).
     ...(fresh.name ? { name: fresh.name, avatarUrl: fresh.avatarUrl } : {}),
-    ...(newest ? { lastMessageSnippet: conversationSnippet(content), lastMessageTimestamp: timestamp } : {}),
+    ...latest,
     unreadCount: current.unreadCount + unreadIncrement,
   });
 }
@@ -71,8 +102,7 @@ export async function noteDirectMessage(
       email: null,
       lastActiveAt: null,
     },
-    message.content,
-    message.timestamp,
+    message,
     unread,
   );
 }
@@ -95,8 +125,7 @@ export async function noteGroupMessage(
       email: null,
       lastActiveAt: null,
     },
-    message.content,
-    message.timestamp,
+    message,
     unread,
   );
 }

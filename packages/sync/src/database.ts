@@ -27,6 +27,12 @@ export type LocalDirectMessage = DirectMessage & {
 export type LocalGroupMessage = GroupMessage & { error?: string };
 
 /**
+ * A conversation as cached: the wire shape plus the seq of the server message its snippet shows. Server
+ * order decides which message is the newest, never device clocks (a device's clock may be minutes off).
+ */
+export type LocalConversation = ConversationItem & { lastSeq?: number };
+
+/**
  * What a queued write changed optimistically beyond its own row, so a reject can put it back.
  * Sends need none: their message row itself turns 'failed'.
  */
@@ -53,7 +59,7 @@ export interface OutboxRow {
 export type CampusDatabase = Dexie & {
   meta: EntityTable<MetaRow, 'key'>;
   users: EntityTable<UserListEntry, 'id'>;
-  conversations: EntityTable<ConversationItem, 'id'>;
+  conversations: EntityTable<LocalConversation, 'id'>;
   messages: EntityTable<LocalDirectMessage, 'id'>;
   groups: EntityTable<Group, 'id'>;
   groupMessages: EntityTable<LocalGroupMessage, 'id'>;
@@ -92,6 +98,10 @@ export function openUserDatabase(userId: string, dexieOptions?: DexieOptions): C
     messages: 'id, [peerId+timestamp], [peerId+seq], status',
     groupMessages: 'id, [group+timestamp], [group+seq]',
     outbox: '++key, [deviceId+mid], frame.id',
+  });
+  // v4: a group chat finds its pending and failed messages (no seq yet) without reading the whole group.
+  db.version(4).stores({
+    groupMessages: 'id, [group+timestamp], [group+seq], status',
   });
   return db;
 }

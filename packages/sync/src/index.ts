@@ -5,6 +5,7 @@ export {
   type CampusDatabase,
   type LocalDirectMessage,
   type LocalGroupMessage,
+  type LocalConversation,
   type OutboxRow,
   type OutboxUndo,
   type MetaRow,

@@ -6,7 +6,7 @@ import { useSync } from '../sync/sync-context';
 import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { DirectMessageItem } from './DirectMessageItem';
-import { sortMessages } from './message-order';
+import { directWindow } from './chat-window';
 import { MessageList } from './MessageList';
 import { ReplyBar } from './ReplyBar';
 import { UploadRows } from './UploadRows';
@@ -37,18 +37,7 @@ export function DirectChat({ partnerId }: { partnerId: string }) {
 
   useEffect(() => client.joinChat(partnerId), [client, partnerId]);
 
-  const query = useCallback(
-    async (limit: number) => {
-      const newest = await db.messages
-        .where('[peerId+timestamp]')
-        .between([partnerId, ''], [partnerId, '\uffff'])
-        .reverse()
-        .limit(limit)
-        .toArray();
-      return sortMessages(newest);
-    },
-    [db, partnerId],
-  );
+  const query = useCallback((limit: number) => directWindow(db, partnerId, limit), [db, partnerId]);
   const loadPage = useCallback((page: number) => client.loadDirectPage(partnerId, page), [client, partnerId]);
   const history = useHistoryPages({ query, loadPage, initialError, olderError });
   const messages = history.messages;

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { CHAT, CHAT_MSG, type Group } from '@campus/protocol';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Composer } from '../chat/Composer';
-import { sortMessages } from '../chat/message-order';
+import { groupWindow } from '../chat/chat-window';
 import { MessageList } from '../chat/MessageList';
 import { UploadRows } from '../chat/UploadRows';
 import { useAttachmentUploads } from '../chat/useAttachmentUploads';
@@ -27,18 +27,7 @@ export function GroupChat({ group }: { group: Group }) {
 
   useEffect(() => client.joinGroup(groupId), [client, groupId]);
 
-  const query = useCallback(
-    async (limit: number) => {
-      const newest = await db.groupMessages
-        .where('[group+timestamp]')
-        .between([groupId, ''], [groupId, '\uffff'])
-        .reverse()
-        .limit(limit)
-        .toArray();
-      return sortMessages(newest);
-    },
-    [db, groupId],
-  );
+  const query = useCallback((limit: number) => groupWindow(db, groupId, limit), [db, groupId]);
   const loadPage = useCallback((page: number) => client.loadGroupPage(groupId, page), [client, groupId]);
   const history = useHistoryPages({ query, loadPage, initialError: historyError, olderError: historyError });
   // Seen while visible: the badge clears and the server's read mark follows each new message.
