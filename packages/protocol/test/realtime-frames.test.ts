@@ -16,6 +16,8 @@ describe('client frames', () => {
       { type: 'mark_messages_as_read', ...mutation, messageIds: ['m1'], chatPartnerId: 'u2' },
       { type: 'chat-reaction', ...mutation, messageId: 'm1', emoji: '👍🏽', toUserId: 'u2' },
       { type: 'chat-reaction', ...mutation, messageId: 'm1', emoji: '', toUserId: 'u2' },
+      { type: 'chat-reaction', ...mutation, messageId: 'm1', emoji: '🇮🇩', toUserId: 'u2' },
+      { type: 'chat-reaction', ...mutation, messageId: 'm1', emoji: '❤️', toUserId: 'u2' },
     ];
     for (const frame of frames) expect(clientFrameSchema.safeParse(frame).success, frame.type).toBe(true);
   });
@@ -28,6 +30,8 @@ describe('client frames', () => {
       { type: 'send_message', id: uuid, to: 'u2', content: 'hi' },
       { type: 'send_message', ...mutation, id: uuid, to: 'u2', content: 'x'.repeat(4001) },
       { type: 'chat-reaction', ...mutation, messageId: 'm1', emoji: '<b>', toUserId: 'u2' },
+      { type: 'chat-reaction', ...mutation, messageId: 'm1', emoji: '123', toUserId: 'u2' },
+      { type: 'chat-reaction', ...mutation, messageId: 'm1', emoji: '#', toUserId: 'u2' },
       { type: 'mark_messages_as_read', ...mutation, messageIds: [], chatPartnerId: 'u2' },
       { type: 'teleport' },
     ];

@@ -11,7 +11,9 @@ const content = z.string().max(CHAT.maxMessageLength);
 const emoji = z
   .string()
   .max(32)
-  .regex(/^(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f)*$/u);
+  .regex(/^(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f)*$/u)
+  // Emoji_Component alone admits digits, '#' and '*': a reaction must hold a pictograph or a flag.
+  .refine((value) => value === '' || /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(value));
 
 /**
  * Every write is a mutation: `deviceId` names the device (or tab) that created it and `mid` is that
