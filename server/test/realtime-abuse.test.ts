@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REALTIME_ERRORS } from '@campus/protocol';
+import WebSocket from 'ws';
+import { CLOSE_CODES, PROTOCOL_VERSION, REALTIME_ERRORS } from '@campus/protocol';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type TestUser } from './support/ws-client';
 
@@ -8,7 +9,7 @@ let ann: TestUser;
 let bob: TestUser;
 
 beforeAll(async () => {
-  server = await startTestServer({ realtime: { ratePerSecond: 1, rateBurst: 5 } });
+  server = await startTestServer({ realtime: { ratePerSecond: 1, rateBurst: 5, maxConnectionsPerUser: 3 } });
   ann = await createUser(server, 'Ann');
   bob = await createUser(server, 'Bob');
 });
@@ -36,5 +37,21 @@ describe('realtime frames a bot could spam', () => {
     );
     expect(refused).toMatchObject({ groupId: 'g1' });
     a.close();
+  });
+
+  it('refuses a connection beyond the per-user limit at hello, and takes one again when a slot frees', async () => {
+    const held = [];
+    for (let i = 0; i < 3; i++) held.push(await WsClient.connect(server, ann, { pull: false }));
+    const extra = new WebSocket(server.url.replace('http', 'ws') + '/ws');
+    await new Promise((resolve) => extra.once('open', resolve));
+    extra.send(JSON.stringify({ type: 'hello', v: PROTOCOL_VERSION, token: ann.token }));
+    const code = await new Promise<number>((resolve) => extra.once('close', resolve));
+    expect(code).toBe(CLOSE_CODES.tooManyConnections);
+
+    held[0]!.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await WsClient.connect(server, ann, { pull: false });
+    again.close();
+    for (const client of held.slice(1)) client.close();
   });
 });

@@ -176,6 +176,10 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
       return this.close(CLOSE_CODES.unauthorized, 'unauthorized');
     }
     clearTimeout(this.helloTimer);
+    if ((hub.connectionsOf(auth.user.id)?.size ?? 0) >= this.rt.options.maxConnectionsPerUser) {
+      this.state = 'closed';
+      return this.close(CLOSE_CODES.tooManyConnections, 'too many connections');
+    }
     this.userId = auth.user.id;
     this.audiences.add(`u:${this.userId}`);
     for (const audience of presence.groupAudiences(this.userId)) this.audiences.add(audience);

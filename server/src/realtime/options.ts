@@ -15,6 +15,8 @@ export interface RealtimeOptions {
   deliveryBatchMs: number;
   /** Mutations arriving within this window share one transaction (0: those of one event-loop turn). */
   commitWindowMs: number;
+  /** Tabs and devices of one user; more is a script holding sockets open, refused at hello. */
+  maxConnectionsPerUser: number;
 }
 
 export const DEFAULT_REALTIME_OPTIONS: RealtimeOptions = {
@@ -27,4 +29,5 @@ export const DEFAULT_REALTIME_OPTIONS: RealtimeOptions = {
   onlineCountEveryMs: 2000,
   deliveryBatchMs: 10,
   commitWindowMs: 1,
+  maxConnectionsPerUser: 20,
 };

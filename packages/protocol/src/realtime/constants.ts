@@ -34,5 +34,7 @@ export const CLOSE_CODES = {
   helloTimeout: 4408,
   protocolVersion: 4426,
   deadPeer: 4000,
+  /** The user already has the most connections the server allows; the client retries with its backoff. */
+  tooManyConnections: 4429,
   shuttingDown: 1001,
 } as const;
