@@ -203,6 +203,7 @@ const signedIn: SessionContextValue = {
   signIn: () => undefined,
   updateUser: () => undefined,
   logout: async () => undefined,
+  expire: async () => undefined,
   retry: () => undefined,
 };
 

@@ -16,6 +16,7 @@ const session: SessionContextValue = {
   signIn: () => undefined,
   updateUser: () => undefined,
   logout: async () => undefined,
+  expire: async () => undefined,
   retry: () => undefined,
 };
 

@@ -11,13 +11,14 @@ export const OFFLINE_BANNER_GRACE_MS = 1500;
  * outbox as pending and go out once the connection is back.
  */
 export function OfflineBanner() {
-  const { status } = useSyncState();
+  const { status, refusedCode } = useSyncState();
   const [graceOver, setGraceOver] = useState(false);
   useEffect(() => {
     const timer = setTimeout(() => setGraceOver(true), OFFLINE_BANNER_GRACE_MS);
     return () => clearTimeout(timer);
   }, []);
-  const show = graceOver && status !== 'online';
+  // A refused session has its own message (expired: back to login; outdated: reload).
+  const show = graceOver && status !== 'online' && refusedCode === undefined;
   // The live region stays in the page so that screen readers announce the text when it appears.
   return (
     <div className="offline-banner" role="status" data-visible={show}>

@@ -142,6 +142,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState({ status: 'signed-out', user: null, endedBy: 'logout' });
   }, [api]);
 
+  const expire = useCallback(async () => {
+    await endLocalSession(readSession()?.userId);
+    setState({ status: 'signed-out', user: null, endedBy: 'expired' });
+  }, []);
+
   const retry = useCallback(() => {
     setState((current) =>
       current.status === 'unreachable' ? { status: 'checking', user: null, endedBy: null } : current,
@@ -149,8 +154,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo<SessionContextValue>(
-    () => ({ ...state, signIn, updateUser, logout, retry }),
-    [state, signIn, updateUser, logout, retry],
+    () => ({ ...state, signIn, updateUser, logout, expire, retry }),
+    [state, signIn, updateUser, logout, expire, retry],
   );
   return <SessionContext value={value}>{children}</SessionContext>;
 }

@@ -15,6 +15,8 @@ export interface SessionContextValue {
   signIn(auth: AuthResponse): void;
   updateUser(user: User): void;
   logout(): Promise<void>;
+  /** The server refused the session (e.g. the realtime socket closed with 4401): ends it as expired. */
+  expire(): Promise<void>;
   retry(): void;
 }
 

@@ -5,6 +5,7 @@ import { usePlatform } from '../../platform';
 import { registerServiceWorker } from '../offline/service-worker';
 import { useSignedInUser } from '../session/session-context';
 import { trackClient } from './running-clients';
+import { SessionRefusal } from './SessionRefusal';
 import { SyncContext } from './sync-context';
 import { SyncFactoryContext, websocketUrl } from './sync-factory';
 
@@ -45,5 +46,10 @@ export function SyncProvider({ children }: { children: ReactNode }) {
   }, [factory, platform.serverUrl, user.id]);
 
   if (!client || client.userId !== user.id) return null;
-  return <SyncContext value={client}>{children}</SyncContext>;
+  return (
+    <SyncContext value={client}>
+      <SessionRefusal client={client} />
+      {children}
+    </SyncContext>
+  );
 }
