@@ -6,7 +6,6 @@ import type {
   GroupMessage,
   MessageStatus,
   MutationFrame,
-  Reaction,
   UserListEntry,
 } from '@campus/protocol';
 
@@ -37,8 +36,10 @@ export type LocalConversation = ConversationItem & { lastSeq?: number };
  * Sends need none: their message row itself turns 'failed'.
  */
 export type OutboxUndo =
-  | { kind: 'read'; partnerId: string; statuses: Record<string, MessageStatus>; unreadCount: number | null }
-  | { kind: 'reaction'; messageId: string; reactions: Reaction[] };
+  /** The statuses this mark changed; on a reject those still 'read' go back and count as unread again. */
+  | { kind: 'read'; partnerId: string; statuses: Record<string, MessageStatus> }
+  /** Only this user's own reaction before the change: others' reactions may have changed since. */
+  | { kind: 'reaction'; messageId: string; userId: string; previous: string | null };
 
 /** A queued write. `key` orders the queue; (deviceId, mid) is what the server deduplicates on. */
 export interface OutboxRow {

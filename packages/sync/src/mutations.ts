@@ -83,12 +83,7 @@ export async function writeMarkRead(
         statuses[row.id] = row.status;
         await w.db.messages.update(row.id, { status: 'read' });
       }
-      const undo = {
-        kind: 'read' as const,
-        partnerId,
-        statuses,
-        unreadCount: i === 0 ? (conversation?.unreadCount ?? null) : null,
-      };
+      const undo = { kind: 'read' as const, partnerId, statuses };
       await enqueue(
         w.db,
         w.ids,
@@ -114,7 +109,8 @@ export async function writeReaction(
       const reactions = emoji ? [...others, { emoji, userId: w.self.id }] : others;
       await w.db.messages.update(messageId, { reactions });
     }
-    const undo = row ? { kind: 'reaction' as const, messageId, reactions: row.reactions } : undefined;
+    const previous = row?.reactions.find((r) => r.userId === w.self.id)?.emoji ?? null;
+    const undo = row ? { kind: 'reaction' as const, messageId, userId: w.self.id, previous } : undefined;
     await enqueue(w.db, w.ids, { type: 'chat-reaction', messageId, emoji, toUserId }, undo);
   });
 }

@@ -55,15 +55,50 @@ export async function rollback(db: CampusDatabase, row: OutboxRow, error: string
       await db.groupMessages.update(frame.id, { status: 'failed', error });
       return;
     case 'mark_messages_as_read':
-      if (undo?.kind !== 'read') return;
-      await Promise.all(
-        Object.entries(undo.statuses).map(([id, status]) => db.messages.update(id, { status })),
-      );
-      if (undo.unreadCount !== null)
-        await db.conversations.update(undo.partnerId, { unreadCount: undo.unreadCount });
+      if (undo?.kind === 'read') await undoRead(db, undo);
       return;
     case 'chat-reaction':
-      if (undo?.kind === 'reaction') await db.messages.update(undo.messageId, { reactions: undo.reactions });
+      if (undo?.kind === 'reaction') await undoReaction(db, row, undo);
       return;
   }
+}
+
+/** Messages still 'read' go back to what they were and count as unread again, on top of today's count. */
+async function undoRead(db: CampusDatabase, undo: Extract<OutboxUndo, { kind: 'read' }>): Promise<void> {
+  const ids = Object.keys(undo.statuses);
+  const rows = await db.messages.bulkGet(ids);
+  let restored = 0;
+  for (const row of rows) {
+    const previous = row ? undo.statuses[row.id] : undefined;
+    if (!row || !previous || row.status !== 'read') continue;
+    await db.messages.update(row.id, { status: previous });
+    restored += 1;
+  }
+  const conversation = await db.conversations.get(undo.partnerId);
+  if (conversation && restored)
+    await db.conversations.update(undo.partnerId, { unreadCount: conversation.unreadCount + restored });
+}
+
+/**
+ * Puts back only this user's own reaction. A newer reaction of theirs to the same message still queued
+ * decides what it is, so then nothing is touched; others' reactions are never touched.
+ */
+async function undoReaction(
+  db: CampusDatabase,
+  row: OutboxRow,
+  undo: Extract<OutboxUndo, { kind: 'reaction' }>,
+): Promise<void> {
+  // Rows queued before this fix kept a different undo: leave their message alone.
+  if (typeof undo.userId !== 'string') return;
+  const newer = await db.outbox
+    .where('key')
+    .above(row.key ?? 0)
+    .filter((r) => r.frame.type === 'chat-reaction' && r.frame.messageId === undo.messageId)
+    .count();
+  if (newer) return;
+  const message = await db.messages.get(undo.messageId);
+  if (!message) return;
+  const others = message.reactions.filter((r) => r.userId !== undo.userId);
+  const reactions = undo.previous ? [...others, { emoji: undo.previous, userId: undo.userId }] : others;
+  await db.messages.update(undo.messageId, { reactions });
 }
