@@ -130,6 +130,28 @@ describe('direct chat messages', () => {
     expect(screen.queryByText('Rejected write')).toBeNull();
     expect(screen.queryByText('Other group')).toBeNull();
   });
+
+  it('shows the reason of a refused reaction or read mark inline (nothing else shows them failed)', async () => {
+    const client = new FakeSyncClient();
+    await seedPartner(client);
+    await openChat(client);
+    client.emitError({
+      type: 'message_error',
+      error: 'Message not found.',
+      context: 'chat-reaction',
+      deviceId: 'd',
+      mid: 4,
+    });
+    expect((await screen.findByRole('alert')).textContent).toBe('Message not found.');
+    client.emitError({
+      type: 'message_error',
+      error: 'Too many requests.',
+      context: 'mark_messages_as_read',
+      deviceId: 'd',
+      mid: 5,
+    });
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Too many requests.'));
+  });
 });
 
 describe('the direct chat header', () => {
