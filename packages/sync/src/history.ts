@@ -7,7 +7,7 @@ import {
   type GroupMessage,
 } from '@campus/protocol';
 import type { CampusDatabase } from './database';
-import { storeDirectMessages, storeGroupMessages } from './message-store';
+import { insertMissingDirect, insertMissingGroup } from './message-store';
 
 export interface HistoryContext {
   db: CampusDatabase;
@@ -62,12 +62,12 @@ function parseAll<T>(
   });
 }
 
-/** A page of a direct chat through REST, stored into Dexie (never lowering a status the device knows). */
+/** A page of a direct chat through REST: its messages this device does not have yet are stored. */
 export async function loadDirectPage(ctx: HistoryContext, partnerId: string, page: number): Promise<number> {
   const errors = directErrors(page);
   const items = await getPage(ctx, `/api/chat/${encodeURIComponent(partnerId)}`, page, errors);
   const messages: DirectMessage[] = parseAll(items, directMessageSchema, errors.error);
-  await ctx.db.transaction('rw', ctx.db.messages, () => storeDirectMessages(ctx.db, ctx.selfId, messages));
+  await ctx.db.transaction('rw', ctx.db.messages, () => insertMissingDirect(ctx.db, ctx.selfId, messages));
   return messages.length;
 }
 
@@ -75,6 +75,6 @@ export async function loadGroupPage(ctx: HistoryContext, groupId: string, page: 
   const errors = { failed: CHAT_MSG.groupHistoryError, error: CHAT_MSG.groupHistoryError };
   const items = await getPage(ctx, `/api/groups/${encodeURIComponent(groupId)}/messages`, page, errors);
   const messages: GroupMessage[] = parseAll(items, groupMessageSchema, errors.error);
-  await ctx.db.transaction('rw', ctx.db.groupMessages, () => storeGroupMessages(ctx.db, messages));
+  await ctx.db.transaction('rw', ctx.db.groupMessages, () => insertMissingGroup(ctx.db, messages));
   return messages.length;
 }

@@ -55,6 +55,29 @@ export async function storeGroupMessages(
   return fresh;
 }
 
+/**
+ * History pages through REST may be older than what sync already applied here (a reaction or status
+ * change after the page was read): they only add the messages this device does not have yet.
+ */
+export async function insertMissingDirect(
+  db: CampusDatabase,
+  selfId: string,
+  messages: readonly DirectMessage[],
+): Promise<void> {
+  const locals = await db.messages.bulkGet(messages.map((m) => m.id));
+  const missing = messages.filter((_, i) => !locals[i]).map((m) => toLocalDirect(m, selfId));
+  if (missing.length) await db.messages.bulkAdd(missing);
+}
+
+export async function insertMissingGroup(
+  db: CampusDatabase,
+  messages: readonly GroupMessage[],
+): Promise<void> {
+  const locals = await db.groupMessages.bulkGet(messages.map((m) => m.id));
+  const missing = messages.filter((_, i) => !locals[i]).map((m) => mergeGroup(undefined, m));
+  if (missing.length) await db.groupMessages.bulkAdd(missing);
+}
+
 /** A stored own message settles the queued send with the same id, even if its ack was lost. */
 export async function settleOwnSend(db: CampusDatabase, messageId: string): Promise<void> {
   await db.outbox.where('frame.id').equals(messageId).delete();

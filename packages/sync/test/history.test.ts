@@ -46,6 +46,40 @@ describe('history through REST', () => {
     expect(await client.db.conversations.count()).toBe(0);
   });
 
+  it('does not overwrite what sync already applied: newer reactions stay, only missing messages are added', async () => {
+    const known = incoming(BO, 'known', { seq: 5, reactions: [] });
+    const fresh = incoming(BO, 'older, not cached', { seq: 3 });
+    const group = {
+      id: 'gm-1',
+      from: BO,
+      group: 'g1',
+      content: 'group known',
+      timestamp: known.timestamp,
+      attachmentUrl: null,
+      attachmentType: null,
+      status: 'sent' as const,
+      seq: 7,
+    };
+    client = clientWithFetch(async (input) => {
+      // A page read before the reactions were made.
+      const body = String(input).includes('/api/groups/')
+        ? [{ ...group, content: 'stale copy' }]
+        : [known, fresh];
+      return new Response(JSON.stringify(body), { status: 200 });
+    });
+    const reactions = [
+      { emoji: '👍', userId: BO.id },
+      { emoji: '🔥', userId: ME.id },
+    ];
+    await client.db.messages.put({ ...known, reactions, peerId: BO.id });
+    await client.db.groupMessages.put({ ...group, content: 'group known' });
+    expect(await client.loadDirectPage(BO.id, 1)).toBe(2);
+    expect((await client.db.messages.get(known.id))?.reactions).toEqual(reactions);
+    expect((await client.db.messages.get(fresh.id))?.content).toBe('older, not cached');
+    expect(await client.loadGroupPage('g1', 1)).toBe(1);
+    expect((await client.db.groupMessages.get('gm-1'))?.content).toBe('group known');
+  });
+
   it("throws the spec's messages when a page cannot be loaded", async () => {
     client = clientWithFetch(async () => new Response('{}', { status: 500 }));
     await expect(client.loadDirectPage(BO.id, 1)).rejects.toThrow('Failed to fetch initial messages.');
