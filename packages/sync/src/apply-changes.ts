@@ -1,6 +1,6 @@
 import type { Change, Group } from '@campus/protocol';
 import type { CampusDatabase } from './database';
-import { noteDirectMessage, noteGroupMessage, setUnread } from './conversations';
+import { lowerUnread, noteDirectMessage, noteGroupMessage } from './conversations';
 import { isUpgrade } from './message-status';
 import { settleOwnSend, storeDirectMessages, storeGroupMessages } from './message-store';
 import { readCursor, writeCursor } from './meta';
@@ -74,8 +74,10 @@ async function applyChange(
       );
       if (upgraded.length) await db.messages.bulkPut(upgraded);
       if (change.readerId === selfId && change.status === 'read') {
+        // I read them on another device: like the server, subtract what actually became read.
+        const newlyRead = upgraded.filter((row) => row.from.id !== selfId).length;
         const conversationId = change.groupId ?? rows.find((r) => r)?.peerId ?? change.chatPartnerId;
-        await setUnread(db, conversationId, 0);
+        if (newlyRead) await lowerUnread(db, conversationId, newlyRead);
       }
       return;
     }

@@ -130,10 +130,9 @@ export async function noteGroupMessage(
   );
 }
 
-export async function setUnread(
-  db: CampusDatabase,
-  conversationId: string,
-  unreadCount: number,
-): Promise<void> {
-  await db.conversations.update(conversationId, { unreadCount });
+/** `count` of a conversation's messages became read: its unread count goes down by as many, never below 0. */
+export async function lowerUnread(db: CampusDatabase, conversationId: string, count: number): Promise<void> {
+  const row = await db.conversations.get(conversationId);
+  if (row)
+    await db.conversations.update(conversationId, { unreadCount: Math.max(0, row.unreadCount - count) });
 }

@@ -134,7 +134,7 @@ describe('conversations', () => {
     const top = await client.db.conversations.orderBy('lastMessageTimestamp').reverse().first();
     expect(top).toMatchObject({ id: CY.id, unreadCount: 1, lastMessageSnippet: 'my reply' });
 
-    // A read event with me as reader (e.g. from my other tab) clears the badge.
+    // A read event with me as reader (e.g. from my other tab) lowers the badge by what became read.
     const lastId = last.type === 'receive_message' ? last.message.id : '';
     server.emit({
       type: 'peer_read_messages',
@@ -145,8 +145,40 @@ describe('conversations', () => {
       chatPartnerId: BO.id,
       groupId: null,
     });
-    await waitFor(async () => expect((await client!.db.conversations.get(BO.id))?.unreadCount).toBe(0));
+    await waitFor(async () => expect((await client!.db.conversations.get(BO.id))?.unreadCount).toBe(1));
     expect((await client.db.messages.get(lastId))?.status).toBe('read');
+  });
+
+  it('a read on another device lowers unread by the messages that became read, as the server counts', async () => {
+    const server = new FakeServer(ME);
+    client = makeClient(server);
+    client.start();
+    await waitFor(() => client!.getState().status === 'online');
+    const ids: string[] = [];
+    for (const text of ['a', 'b', 'c']) {
+      const change = server.emit({ type: 'receive_message', seq: 0, message: incoming(BO, text) });
+      if (change.type === 'receive_message') ids.push(change.message.id);
+    }
+    await waitFor(async () => expect((await client!.db.conversations.get(BO.id))?.unreadCount).toBe(3));
+    const readBy = (messageIds: string[]) =>
+      server.emit({
+        type: 'peer_read_messages',
+        seq: 0,
+        readerId: ME.id,
+        messageIds,
+        status: 'read',
+        chatPartnerId: BO.id,
+        groupId: null,
+      });
+    readBy([ids[0]!]);
+    await waitFor(async () => expect(await readCursor(client!.db)).toBe(4));
+    expect((await client.db.conversations.get(BO.id))?.unreadCount).toBe(2);
+    // The same messages read again (another tab) and an unknown id change nothing.
+    readBy([ids[0]!, 'not-cached']);
+    await waitFor(async () => expect(await readCursor(client!.db)).toBe(5));
+    expect((await client.db.conversations.get(BO.id))?.unreadCount).toBe(2);
+    readBy([ids[1]!, ids[2]!]);
+    await waitFor(async () => expect((await client!.db.conversations.get(BO.id))?.unreadCount).toBe(0));
   });
 
   it('moves own message statuses only forward and replaces reactions per user', async () => {
