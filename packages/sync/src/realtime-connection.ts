@@ -110,6 +110,11 @@ export class RealtimeConnection {
     return true;
   }
 
+  /** Drops the current session and reconnects as after a lost link (the next session pulls again). */
+  restart(): void {
+    if (this.running && this.socket) this.lose();
+  }
+
   isLive(generation: number): boolean {
     return this.welcomed && generation === this.generation && this.socket !== null;
   }

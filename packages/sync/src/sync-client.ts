@@ -239,16 +239,16 @@ class SyncEngine implements SyncClient {
       this.openBatch = batch;
       void this.queue.push(async () => {
         if (this.openBatch === batch) this.openBatch = null;
-        await this.applyLive(batch);
+        await this.guarded(generation, () => this.applyLive(batch));
       });
       return;
     }
     switch (frame.type) {
       case 'changes':
-        this.schedule(() => this.applyPage(frame, generation));
+        this.schedule(() => this.guarded(generation, () => this.applyPage(frame, generation)));
         return;
       case 'sync_reset':
-        this.schedule(() => this.applyReset(frame, generation));
+        this.schedule(() => this.guarded(generation, () => this.applyReset(frame, generation)));
         return;
       case 'ack':
         this.schedule(async () => {
@@ -279,6 +279,21 @@ class SyncEngine implements SyncClient {
       case 'welcome':
       case 'pong':
         return;
+    }
+  }
+
+  /**
+   * Applies what a session received, only while that session lives. If applying fails (storage full, an
+   * aborted transaction) the session is dropped: the cursor did not move past the lost changes (it is saved
+   * in their transaction) and later pages of that session are skipped, so the next session pulls them again.
+   */
+  private async guarded(generation: number, apply: () => Promise<void>): Promise<void> {
+    if (!this.connection.isLive(generation)) return;
+    try {
+      await apply();
+    } catch (error) {
+      if (this.connection.isLive(generation)) this.connection.restart();
+      throw error;
     }
   }
 
