@@ -125,6 +125,19 @@ describe('group chat', () => {
     expect(texts()[0]).toBe('stored 5');
   });
 
+  it('says real-time messaging is off while not connected, after the offline grace', async () => {
+    const client = new FakeSyncClient();
+    client.setState({ status: 'connecting' });
+    await client.db.groups.put(group);
+    await openGroup(client);
+    expect(screen.queryByText(CHAT_MSG.socketNotConnected)).toBeNull();
+    const alert = await screen.findByText(CHAT_MSG.socketNotConnected, {}, { timeout: 3000 });
+    expect(alert.getAttribute('role')).toBe('alert');
+    expect(alert.className).toContain('chat__error');
+    client.setState({ status: 'online' });
+    await waitFor(() => expect(screen.queryByText(CHAT_MSG.socketNotConnected)).toBeNull());
+  });
+
   it('opens and closes the group notes from the header', async () => {
     const client = new FakeSyncClient();
     await client.db.groups.put(group);

@@ -10,6 +10,7 @@ import { useHistoryPages } from '../chat/useHistoryPages';
 import { useInlineErrors } from '../chat/useInlineErrors';
 import { useDocumentVisible } from '../chat/useMarkRead';
 import { useTypingSignal } from '../chat/useTypingSignal';
+import { useNotConnected } from '../offline/useNotConnected';
 import { useSync } from '../sync/sync-context';
 import { GroupHeader } from './GroupHeader';
 import { GroupMessageItem } from './GroupMessageItem';
@@ -39,6 +40,7 @@ export function GroupChat({ group }: { group: Group }) {
   const members = useMemo(() => new Map(group.members.map((m) => [m.id, m])), [group.members]);
   const typing = useTypingSignal({ groupId });
   const inline = useInlineErrors((frame) => frame.context === 'group' && frame.groupId === groupId);
+  const notConnected = useNotConnected();
   const uploads = useAttachmentUploads(`/api/groups/${encodeURIComponent(groupId)}/attachments`);
 
   const [notesOpen, setNotesOpen] = useState(false);
@@ -87,12 +89,13 @@ export function GroupChat({ group }: { group: Group }) {
         }
         renderMessage={(m) => <GroupMessageItem message={m} members={members} />}
       />
-      {[history.error, inline.error, uploads.error].map((text, index) =>
-        text ? (
-          <p key={index} className="chat__error" role="alert">
-            {text}
-          </p>
-        ) : null,
+      {[history.error, inline.error, uploads.error, notConnected ? CHAT_MSG.socketNotConnected : null].map(
+        (text, index) =>
+          text ? (
+            <p key={index} className="chat__error" role="alert">
+              {text}
+            </p>
+          ) : null,
       )}
       <Composer
         maxHeight={CHAT.composerMaxHeightGroup}
