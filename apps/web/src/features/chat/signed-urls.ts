@@ -30,6 +30,12 @@ export class SignedUrlCache {
     return entry && entry.expiresAt - RENEW_MARGIN_MS > Date.now() ? entry.url : null;
   }
 
+  /** When the cached URL for `key` should be asked for again (a minute before it runs out), if there is one. */
+  renewAt(key: string): number | null {
+    const entry = this.entries.get(key);
+    return entry ? entry.expiresAt - RENEW_MARGIN_MS : null;
+  }
+
   sign(key: string): Promise<string | null> {
     const hit = this.cached(key);
     if (hit) return Promise.resolve(hit);

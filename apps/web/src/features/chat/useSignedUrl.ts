@@ -4,6 +4,9 @@ import { useApi } from '../../lib/ApiContext';
 import { usePlatform } from '../../platform';
 import { signedUrlCacheFor } from './signed-urls';
 
+/** Never ask again more often than this, whatever expiry a URL claims. */
+const MIN_RENEW_DELAY_MS = 5000;
+
 /**
  * A usable URL for a message's stable attachment path ('/files/<key>'): our own signed, expiring URL, or
  * null while it is being fetched, when it cannot be, or when the path is not one of our files (nothing from
@@ -19,11 +22,21 @@ export function useSignedUrl(attachmentUrl: string | null): string | null {
   useEffect(() => {
     if (!key) return;
     let live = true;
-    void cache.sign(key).then((url) => {
-      if (live) setSigned({ key, url });
-    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Signed URLs expire (1 h): a chat left open asks again a minute before, so images keep loading.
+    const fetchUrl = () => {
+      void cache.sign(key).then((url) => {
+        if (!live) return;
+        setSigned({ key, url });
+        const renewAt = cache.renewAt(key);
+        if (url && renewAt !== null)
+          timer = setTimeout(fetchUrl, Math.max(MIN_RENEW_DELAY_MS, renewAt - Date.now()));
+      });
+    };
+    fetchUrl();
     return () => {
       live = false;
+      clearTimeout(timer);
     };
   }, [cache, key]);
 
