@@ -59,7 +59,7 @@ describe('starting without the server', () => {
     renderWithSync('/talk', fakeSyncFactory({ status: 'offline' }).factory);
 
     expect(await screen.findByText('Hi Alex')).toBeTruthy();
-    expect(await screen.findByRole('button', { name: 'Sam Lee, 2 unread' }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /^Sam Lee, 2 unread/ }, { timeout: 5000 })).toBeTruthy();
     expect(screen.queryByText('Can’t reach Campus Talk')).toBeNull();
 
     reachable = true;
