@@ -67,7 +67,13 @@ export class EphemeralStore {
         online.delete(frame.userId);
         const lastActive = new Map(this.state.lastActive);
         if (frame.lastActiveAt) lastActive.set(frame.userId, frame.lastActiveAt);
-        this.update({ online, lastActive });
+        // A student who closed the app mid-sentence never sends stop_typing: gone means not typing.
+        const typing = new Map<string, readonly string[]>();
+        for (const [key, ids] of this.state.typing) {
+          const rest = ids.filter((id) => id !== frame.userId);
+          if (rest.length) typing.set(key, rest);
+        }
+        this.update({ online, lastActive, typing });
         return;
       }
       case 'online_users_list':

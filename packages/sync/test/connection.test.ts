@@ -126,6 +126,10 @@ describe('ephemeral state', () => {
     expect(state.typing.get('g:g1')).toEqual([CY.id]);
     expect(state.lastActive.get(BO.id)).toBe('2026-11-23T08:00:00.000Z');
 
+    // Cy closes the app mid-sentence: no stop frame ever comes, going offline ends the typing.
+    socket.deliver({ type: 'user_offline', userId: CY.id, lastActiveAt: null });
+    await waitFor(() => expect(client!.getState().typing.has('g:g1')).toBe(false));
+
     // Typing and presence heard on a lost connection are dropped.
     server.cutAll();
     await waitFor(() => client!.getState().status !== 'online');
