@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHAT } from '../chat/constants';
+import { CONFESSIONS, REACTION_TYPES } from '../confessions/constants';
 
 /**
  * Frames a client sends on `/ws`. The first frame must be `hello`; every frame is validated against this
@@ -81,6 +82,37 @@ export const chatReactionFrameSchema = z.object({
   toUserId: id,
 });
 
+/**
+ * Confession writes made through the outbox (so they survive offline). A reaction names the state wanted
+ * (`on`), not a toggle, so it means the same however late it arrives.
+ */
+export const confessionReactFrameSchema = z.object({
+  type: z.literal('confession_react'),
+  ...mutation,
+  confessionId: id,
+  reactionType: z.enum(REACTION_TYPES),
+  on: z.boolean(),
+});
+export const confessionCommentFrameSchema = z.object({
+  type: z.literal('confession_comment'),
+  ...mutation,
+  id: z.uuid(),
+  confessionId: id,
+  content: z.string().max(CONFESSIONS.maxCommentLength),
+});
+export const confessionPostFrameSchema = z.object({
+  type: z.literal('confession_post'),
+  ...mutation,
+  id: z.uuid(),
+  content: z.string().max(CONFESSIONS.maxConfessionLength),
+  emotionTag: z.string().min(1).max(16),
+});
+export const markNotificationReadFrameSchema = z.object({
+  type: z.literal('mark_notification_read'),
+  ...mutation,
+  notificationId: id,
+});
+
 export const clientFrameSchema = z.discriminatedUnion('type', [
   helloFrameSchema,
   pingFrameSchema,
@@ -93,6 +125,10 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   sendGroupMessageFrameSchema,
   markReadFrameSchema,
   chatReactionFrameSchema,
+  confessionReactFrameSchema,
+  confessionCommentFrameSchema,
+  confessionPostFrameSchema,
+  markNotificationReadFrameSchema,
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 
@@ -101,14 +137,30 @@ export type SendMessageFrame = z.infer<typeof sendMessageFrameSchema>;
 export type SendGroupMessageFrame = z.infer<typeof sendGroupMessageFrameSchema>;
 export type MarkReadFrame = z.infer<typeof markReadFrameSchema>;
 export type ChatReactionFrame = z.infer<typeof chatReactionFrameSchema>;
+export type ConfessionReactFrame = z.infer<typeof confessionReactFrameSchema>;
+export type ConfessionCommentFrame = z.infer<typeof confessionCommentFrameSchema>;
+export type ConfessionPostFrame = z.infer<typeof confessionPostFrameSchema>;
+export type MarkNotificationReadFrame = z.infer<typeof markNotificationReadFrameSchema>;
 
 /** The frames that are mutations: queued in the outbox while offline and acknowledged one by one. */
-export type MutationFrame = SendMessageFrame | SendGroupMessageFrame | MarkReadFrame | ChatReactionFrame;
+export type MutationFrame =
+  | SendMessageFrame
+  | SendGroupMessageFrame
+  | MarkReadFrame
+  | ChatReactionFrame
+  | ConfessionReactFrame
+  | ConfessionCommentFrame
+  | ConfessionPostFrame
+  | MarkNotificationReadFrame;
 export const MUTATION_TYPES = [
   'send_message',
   'send_group_message',
   'mark_messages_as_read',
   'chat-reaction',
+  'confession_react',
+  'confession_comment',
+  'confession_post',
+  'mark_notification_read',
 ] as const satisfies readonly MutationFrame['type'][];
 
 export function isMutationFrame(frame: ClientFrame): frame is MutationFrame {
@@ -120,4 +172,8 @@ export type MutationInput =
   | Omit<SendMessageFrame, 'deviceId' | 'mid'>
   | Omit<SendGroupMessageFrame, 'deviceId' | 'mid'>
   | Omit<MarkReadFrame, 'deviceId' | 'mid'>
-  | Omit<ChatReactionFrame, 'deviceId' | 'mid'>;
+  | Omit<ChatReactionFrame, 'deviceId' | 'mid'>
+  | Omit<ConfessionReactFrame, 'deviceId' | 'mid'>
+  | Omit<ConfessionCommentFrame, 'deviceId' | 'mid'>
+  | Omit<ConfessionPostFrame, 'deviceId' | 'mid'>
+  | Omit<MarkNotificationReadFrame, 'deviceId' | 'mid'>;

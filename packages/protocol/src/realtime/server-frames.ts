@@ -6,6 +6,7 @@ import {
   groupSchema,
   userListEntrySchema,
 } from '../chat/entities';
+import { notificationSchema } from '../confessions/entities';
 
 /**
  * Changes: the persistent events of the server's change log. Each has the log's global `seq`; a client
@@ -54,12 +55,27 @@ export const groupJoinedChangeSchema = z.object({
   group: groupSchema,
 });
 
+/** A notification for the user (someone reacted to or commented on their confession, a friend request). */
+export const notificationCreatedChangeSchema = z.object({
+  type: z.literal('notification_created'),
+  seq: z.number().int(),
+  notification: notificationSchema,
+});
+/** The user read a notification (on any of their devices). */
+export const notificationReadChangeSchema = z.object({
+  type: z.literal('notification_read'),
+  seq: z.number().int(),
+  notificationId: z.string(),
+});
+
 export const changeSchema = z.discriminatedUnion('type', [
   receiveMessageChangeSchema,
   receiveGroupMessageChangeSchema,
   peerReadMessagesChangeSchema,
   chatReactionChangeSchema,
   groupJoinedChangeSchema,
+  notificationCreatedChangeSchema,
+  notificationReadChangeSchema,
 ]);
 export type Change = z.infer<typeof changeSchema>;
 export type ReceiveMessageChange = z.infer<typeof receiveMessageChangeSchema>;
@@ -67,6 +83,8 @@ export type ReceiveGroupMessageChange = z.infer<typeof receiveGroupMessageChange
 export type PeerReadMessagesChange = z.infer<typeof peerReadMessagesChangeSchema>;
 export type ChatReactionChange = z.infer<typeof chatReactionChangeSchema>;
 export type GroupJoinedChange = z.infer<typeof groupJoinedChangeSchema>;
+export type NotificationCreatedChange = z.infer<typeof notificationCreatedChangeSchema>;
+export type NotificationReadChange = z.infer<typeof notificationReadChangeSchema>;
 
 /** Answer to `hello`. */
 export const welcomeFrameSchema = z.object({
