@@ -16,6 +16,18 @@ import type { HeartbeatTarget, Runtime } from './runtime';
 
 type State = 'hello' | 'auth' | 'ready' | 'syncing' | 'live' | 'closed';
 
+/** An already encoded JSON frame still goes out as a text frame (`ws` sends Buffers as binary by default). */
+const TEXT_FRAME = { binary: false } as const;
+
+/** The TCP socket under a `ws` WebSocket (`ws` keeps it in a field it does not type). */
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+function tcpSocket(ws: WebSocket): Corkable | undefined {
+  return (ws as unknown as { _socket?: Corkable | null })._socket ?? undefined;
+}
+
 /**
  * One `/ws` connection: hello and authentication, then frames. Changes pushed before the connection's pull
  * has finished are dropped ('ready': the pull will carry them) or held ('syncing': sent after the snapshot),
@@ -55,6 +67,23 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
 
   sendRaw(json: string): void {
     if (this.ws.readyState === WebSocket.OPEN) this.ws.send(json);
+  }
+
+  /**
+   * Frames sent until `uncork` leave in one write (one syscall): a sender's own change frame and its ack.
+   * Calls nest; every `cork` needs its `uncork` in the same tick.
+   */
+  cork(): void {
+    tcpSocket(this.ws)?.cork();
+  }
+
+  uncork(): void {
+    tcpSocket(this.ws)?.uncork();
+  }
+
+  /** A committed change's frame, encoded once for all its recipients. */
+  private sendEncoded(frame: Buffer): void {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(frame, TEXT_FRAME);
   }
 
   send(frame: object): void {
@@ -109,7 +138,7 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
   }
 
   private deliver(item: CommittedChange): void {
-    this.sendRaw(item.json);
+    this.sendEncoded(item.frame);
     const change = item.change;
     if (change.type === 'receive_message') {
       const m = change.message;

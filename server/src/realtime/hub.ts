@@ -17,6 +17,8 @@ export interface ChangeWriter {
 export interface CommittedChange {
   change: Change;
   json: string;
+  /** `json` as UTF-8, encoded once: a string given to `ws` is measured and encoded again per recipient. */
+  frame: Buffer;
   audiences: readonly string[];
 }
 
@@ -100,7 +102,7 @@ export function createRealtimeHub(sqlite: SQLite.Database, options: HubOptions):
       const json = JSON.stringify(change);
       log.append(change.seq, change.type, json, options.now(), audiences);
       seq = change.seq;
-      pending.push({ change, json, audiences });
+      pending.push({ change, json, frame: Buffer.from(json), audiences });
       return change;
     },
   };

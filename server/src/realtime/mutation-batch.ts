@@ -38,6 +38,17 @@ export class MutationBatch {
     const batch = this.queue;
     this.queue = [];
     if (!batch.length || this.hub.closed) return;
+    // Each sender's change frame (pushed during the commit) and its ack go out in one write.
+    const senders = new Set(batch.map(({ conn }) => conn));
+    for (const conn of senders) conn.cork();
+    try {
+      this.apply(batch);
+    } finally {
+      for (const conn of senders) conn.uncork();
+    }
+  }
+
+  private apply(batch: readonly Queued[]): void {
     const { deps, hub } = this;
     let outcomes: MutationOutcome[];
     try {
