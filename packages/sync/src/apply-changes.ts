@@ -4,10 +4,21 @@ import { lowerUnread, noteDirectMessage, noteGroupMessage } from './conversation
 import { isUpgrade } from './message-status';
 import { settleOwnSend, storeDirectMessages, storeGroupMessages } from './message-store';
 import { readCursor, writeCursor } from './meta';
+import { setNotificationRead, storeNotification } from './notifications';
 
 /** Every table a change may touch, so one transaction covers a whole page and its cursor. */
 export function syncTables(db: CampusDatabase) {
-  return [db.meta, db.conversations, db.messages, db.groups, db.groupMessages, db.outbox, db.users];
+  return [
+    db.meta,
+    db.conversations,
+    db.messages,
+    db.groups,
+    db.groupMessages,
+    db.outbox,
+    db.users,
+    db.confessions,
+    db.notifications,
+  ];
 }
 
 /**
@@ -93,6 +104,12 @@ async function applyChange(
     }
     case 'group_joined':
       await joinGroup(db, change.group);
+      return;
+    case 'notification_created':
+      await storeNotification(db, change.notification);
+      return;
+    case 'notification_read':
+      await setNotificationRead(db, change.notificationId, true);
       return;
   }
 }

@@ -1,4 +1,5 @@
-import type { MessageErrorFrame, UserRef } from '@campus/protocol';
+import type { MessageErrorFrame, ReactionType, UserRef } from '@campus/protocol';
+import type { ConfessionAuthor } from './confession-writes';
 import type { CampusDatabase } from './database';
 import type { NetworkSignal, RealtimeTiming } from './realtime-connection';
 
@@ -92,4 +93,28 @@ export interface SyncClient {
    */
   loadDirectPage(partnerId: string, page: number): Promise<number>;
   loadGroupPage(groupId: string, page: number): Promise<number>;
+}
+
+/**
+ * The sync client with the confession and notification writes. A separate interface (for now) so that
+ * existing SyncClient implementations (the web tests' fakes) keep compiling; createSyncClient returns it.
+ * Fold it into SyncClient once those fakes implement the four methods.
+ */
+export interface CampusSyncClient extends SyncClient {
+  /**
+   * Confessions and notifications (optimistic, queued like the chat writes, delivered exactly once). They
+   * change the cached rows in `db.confessions` / `db.notifications`; a refused write is undone and its
+   * reason goes to onMessageError listeners (context = the frame type, e.g. 'confession_comment').
+   * - reactConfession: the viewer's reaction of that type on or off (counts and myReactions move at once);
+   *   a reject puts back exactly the viewer's state for that type before the call.
+   * - commentConfession: appends a comment (client uuid, isMine, nickname or 'Anon') to the cached card and
+   *   adds 1 to commentCount; resolves with the comment id. A reject removes it again.
+   * - postConfession: a card (isMine, nickname or 'Anon') on top of the cached feed (smallest feedOrder);
+   *   resolves with its id, which the server keeps. A reject removes it.
+   * - markNotificationRead: isRead true (unread 0) at once; not sent again when already read here.
+   */
+  reactConfession(confessionId: string, reactionType: ReactionType, on: boolean): Promise<void>;
+  commentConfession(confessionId: string, content: string, author?: ConfessionAuthor): Promise<string>;
+  postConfession(content: string, emotionTag: string, author?: ConfessionAuthor): Promise<string>;
+  markNotificationRead(notificationId: string): Promise<void>;
 }

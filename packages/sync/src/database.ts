@@ -1,11 +1,14 @@
 import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
 import type {
+  AppNotification,
+  Confession,
   ConversationItem,
   DirectMessage,
   Group,
   GroupMessage,
   MessageStatus,
   MutationFrame,
+  ReactionType,
   UserListEntry,
 } from '@campus/protocol';
 
@@ -32,6 +35,19 @@ export type LocalGroupMessage = GroupMessage & { error?: string };
 export type LocalConversation = ConversationItem & { lastSeq?: number };
 
 /**
+ * A notification as cached: the wire shape plus `unread` (1 when not read), because IndexedDB cannot index
+ * booleans; the unread badge is `notifications.where('unread').equals(1).count()`. Kept in step with isRead.
+ */
+export type LocalNotification = AppNotification & { unread: 0 | 1 };
+
+/**
+ * A confession as cached: the wire shape plus `feedOrder`, set by whoever stores it. The feed shows rows in
+ * ASCENDING feedOrder (e.g. (page - 1) * 10 + index for a loaded page); an optimistic post takes one less
+ * than the smallest, so it shows on top.
+ */
+export type LocalConfession = Confession & { feedOrder: number };
+
+/**
  * What a queued write changed optimistically beyond its own row, so a reject can put it back.
  * Sends need none: their message row itself turns 'failed'.
  */
@@ -39,7 +55,10 @@ export type OutboxUndo =
   /** The statuses this mark changed; on a reject those still 'read' go back and count as unread again. */
   | { kind: 'read'; partnerId: string; statuses: Record<string, MessageStatus> }
   /** Only this user's own reaction before the change: others' reactions may have changed since. */
-  | { kind: 'reaction'; messageId: string; userId: string; previous: string | null };
+  | { kind: 'reaction'; messageId: string; userId: string; previous: string | null }
+  /** Whether the viewer had this reaction on before: a reject puts exactly that back. */
+  | { kind: 'confessionReaction'; confessionId: string; reactionType: ReactionType; wasOn: boolean }
+  | { kind: 'notificationRead'; notificationId: string; wasRead: boolean };
 
 /** A queued write. `key` orders the queue; (deviceId, mid) is what the server deduplicates on. */
 export interface OutboxRow {
@@ -65,9 +84,9 @@ export type CampusDatabase = Dexie & {
   groups: EntityTable<Group, 'id'>;
   groupMessages: EntityTable<LocalGroupMessage, 'id'>;
   outbox: EntityTable<OutboxRow, 'key'>;
-  /** Filled by the confessions, notifications and friends features. */
-  confessions: EntityTable<{ id: string }, 'id'>;
-  notifications: EntityTable<{ id: string }, 'id'>;
+  confessions: EntityTable<LocalConfession, 'id'>;
+  notifications: EntityTable<LocalNotification, 'id'>;
+  /** Filled by the friends feature. */
   friends: EntityTable<{ id: string }, 'id'>;
 };
 
@@ -104,6 +123,28 @@ export function openUserDatabase(userId: string, dexieOptions?: DexieOptions): C
   db.version(4).stores({
     groupMessages: 'id, [group+timestamp], [group+seq], status',
   });
+  // v5: the notifications panel (newest first, unread count) and the confessions feed read by index.
+  // Rows cached before (if any) get the new keys, so no index skips them.
+  db.version(5)
+    .stores({
+      confessions: 'id, feedOrder, createdAt',
+      notifications: 'id, createdAt, unread',
+    })
+    .upgrade(async (tx) => {
+      await tx
+        .table<Partial<LocalNotification>>('notifications')
+        .toCollection()
+        .modify((row) => {
+          row.isRead = row.isRead === true;
+          row.unread = row.isRead ? 0 : 1;
+        });
+      await tx
+        .table<Partial<LocalConfession>>('confessions')
+        .toCollection()
+        .modify((row) => {
+          if (typeof row.feedOrder !== 'number') row.feedOrder = -(Date.parse(row.createdAt ?? '') || 0);
+        });
+    });
   return db;
 }
 

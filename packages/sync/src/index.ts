@@ -6,11 +6,14 @@ export {
   type LocalDirectMessage,
   type LocalGroupMessage,
   type LocalConversation,
+  type LocalConfession,
+  type LocalNotification,
   type OutboxRow,
   type OutboxUndo,
   type MetaRow,
 } from './database';
 export type {
+  CampusSyncClient,
   ConnectionStatus,
   EphemeralState,
   SyncClient,
@@ -18,6 +21,8 @@ export type {
   TypingTarget,
 } from './client-api';
 export { createSyncClient } from './sync-client';
+export type { ConfessionAuthor } from './confession-writes';
+export { toLocalNotification } from './notifications';
 export { reconnectDelay } from './backoff';
 export { directTypingKey, groupTypingKey } from './ephemeral-state';
 export type { NetworkSignal, RealtimeTiming } from './realtime-connection';

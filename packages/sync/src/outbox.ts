@@ -1,5 +1,6 @@
 import type { MutationFrame, MutationInput } from '@campus/protocol';
 import type { CampusDatabase, OutboxRow, OutboxUndo } from './database';
+import { rollbackConfessionWrite } from './confession-undo';
 
 /**
  * This client's mutation ids. The device id is fresh for every client instance, so two tabs (or a tab
@@ -60,6 +61,8 @@ export async function rollback(db: CampusDatabase, row: OutboxRow, error: string
     case 'chat-reaction':
       if (undo?.kind === 'reaction') await undoReaction(db, row, undo);
       return;
+    default:
+      await rollbackConfessionWrite(db, row);
   }
 }
 

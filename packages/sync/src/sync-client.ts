@@ -1,5 +1,6 @@
 import {
   REALTIME_TIMING,
+  type ReactionType,
   type Change,
   type ChangesFrame,
   type ClientFrame,
@@ -8,7 +9,14 @@ import {
   type SyncResetFrame,
   type UserRef,
 } from '@campus/protocol';
-import type { SyncClient, SyncClientOptions, TypingTarget } from './client-api';
+import type { CampusSyncClient, SyncClientOptions, TypingTarget } from './client-api';
+import {
+  writeConfessionComment,
+  writeConfessionPost,
+  writeConfessionReaction,
+  writeNotificationRead,
+  type ConfessionAuthor,
+} from './confession-writes';
 import { openUserDatabase, type CampusDatabase } from './database';
 import { applyChanges, syncTables } from './apply-changes';
 import { directTypingKey, EphemeralStore, groupTypingKey } from './ephemeral-state';
@@ -37,17 +45,19 @@ const CHANGE_TYPES: ReadonlySet<string> = new Set<Change['type']>([
   'peer_read_messages',
   'chat-reaction',
   'group_joined',
+  'notification_created',
+  'notification_read',
 ]);
 /** join_group writes a read mark on the server and is rate limited there. */
 const GROUP_JOIN_INTERVAL_MS = 1000;
 
 const isChange = (frame: ServerFrame): frame is Change => CHANGE_TYPES.has(frame.type) && 'seq' in frame;
 
-export function createSyncClient(options: SyncClientOptions): SyncClient {
+export function createSyncClient(options: SyncClientOptions): CampusSyncClient {
   return new SyncEngine(options);
 }
 
-class SyncEngine implements SyncClient {
+class SyncEngine implements CampusSyncClient {
   readonly db: CampusDatabase;
   readonly userId: string;
   private readonly self: UserRef;
@@ -154,6 +164,28 @@ class SyncEngine implements SyncClient {
 
   discard(messageId: string): Promise<void> {
     return writeDiscard(this.writer, messageId);
+  }
+
+  async reactConfession(confessionId: string, reactionType: ReactionType, on: boolean): Promise<void> {
+    await writeConfessionReaction(this.writer, confessionId, reactionType, on);
+    this.flushSoon();
+  }
+
+  async commentConfession(confessionId: string, content: string, author?: ConfessionAuthor): Promise<string> {
+    const id = await writeConfessionComment(this.writer, confessionId, content, author);
+    this.flushSoon();
+    return id;
+  }
+
+  async postConfession(content: string, emotionTag: string, author?: ConfessionAuthor): Promise<string> {
+    const id = await writeConfessionPost(this.writer, content, emotionTag, author);
+    this.flushSoon();
+    return id;
+  }
+
+  async markNotificationRead(notificationId: string): Promise<void> {
+    await writeNotificationRead(this.writer, notificationId);
+    this.flushSoon();
   }
 
   typing(target: TypingTarget): void {
