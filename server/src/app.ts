@@ -13,6 +13,8 @@ import { realtimeRoute } from './realtime/ws-route';
 import { chatRoutes } from './modules/chat/routes';
 import { conversationRoutes } from './modules/conversations/routes';
 import { directoryRoutes } from './modules/directory/routes';
+import { notificationRoutes, pushRoutes } from './modules/notifications/routes';
+import { confessionRoutes } from './modules/confessions/routes';
 import { groupRoutes } from './modules/groups/routes';
 import { attachmentRoutes } from './modules/attachments/routes';
 import { fileRoutes } from './modules/attachments/file-routes';
@@ -41,10 +43,14 @@ export function createApp(deps: AppDeps) {
 
   app.route('/healthz', healthRoutes(deps));
   app.route('/api/auth', authRoutes(deps));
+  // Before the directory: POST /api/users/register-push-token must not fall into /api/users/:userId.
+  app.route('/api', pushRoutes(deps));
   app.route('/api/users', directoryRoutes(deps));
+  app.route('/api/notifications', notificationRoutes(deps));
   app.route('/api/conversations', conversationRoutes(deps));
   app.route('/api/chat', chatRoutes(deps));
   app.route('/api/groups', groupRoutes(deps));
+  app.route('/api/confessions', confessionRoutes(deps));
   app.route('/api', attachmentRoutes(deps));
   app.route('/files', fileRoutes(deps));
   // The realtime channel: hello with the token, then chat events and sync (REALTIME_PATH).

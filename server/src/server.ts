@@ -18,6 +18,8 @@ import { createRealtimeHub } from './realtime/hub';
 import type { RealtimeOptions } from './realtime/options';
 import { createWebSocketServer } from './realtime/ws-route';
 import { createStorage } from './lib/storage';
+import { createPushService } from './lib/push/sender';
+import { loadOrCreateVapidKeys, vapidSubject } from './lib/push/vapid';
 
 export interface StartOptions {
   config?: Partial<Config>;
@@ -58,6 +60,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     sqlite,
     realtime,
     storage: createStorage(config.dataDir, now),
+    push: createPushService({
+      vapid: loadOrCreateVapidKeys(config.dataDir),
+      subject: vapidSubject(config.mailFrom),
+      log,
+      allowHttpEndpoints: config.nodeEnv !== 'production',
+    }),
     log,
     mailer,
     devMailbox,

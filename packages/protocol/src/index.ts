@@ -20,3 +20,4 @@ export * from './realtime/constants';
 export * from './realtime/client-frames';
 export * from './realtime/server-frames';
 export * from './notes/limits';
+export * from './notifications/wire';

@@ -6,6 +6,7 @@ import { createLogger } from '../lib/logger';
 import { DEFAULT_AUTH_RATE_RULES } from '../lib/rate-limit';
 import { loadOrCreateSecret } from '../lib/secret';
 import { createStorage } from '../lib/storage';
+import { disabledPushService } from '../lib/push/sender';
 import { createRealtimeHub } from '../realtime/hub';
 
 /**
@@ -23,6 +24,7 @@ export function cliDeps(
     sqlite: opened.sqlite,
     realtime: createRealtimeHub(opened.sqlite, { now }),
     storage: createStorage(opened.config.dataDir, now),
+    push: disabledPushService(),
     log: createLogger('silent'),
     mailer: {
       async send() {

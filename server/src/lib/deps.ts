@@ -7,6 +7,7 @@ import type { Mailer } from './mail/mailer';
 import type { AuthRateRules } from './rate-limit';
 import type { RealtimeHub } from '../realtime/hub';
 import type { Storage } from './storage';
+import type { PushService } from './push/sender';
 
 /** Everything a feature needs from the outside world, passed in so tests can start a real server on temp data. */
 export interface AppDeps {
@@ -18,6 +19,8 @@ export interface AppDeps {
   realtime: RealtimeHub;
   /** Uploaded files (local disk under DATA_DIR/uploads, signed download URLs). */
   storage: Storage;
+  /** Web push (VAPID) to users without a live connection. */
+  push: PushService;
   log: Logger;
   mailer: Mailer;
   /** Set when mail goes to the development mailbox instead of SMTP. */

@@ -147,6 +147,27 @@ export interface GroupNotesUpdatesTable {
   created_ms: number;
 }
 
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  type: 'confession_reaction' | 'confession_comment' | 'friend_request';
+  title: string;
+  body: string;
+  /** JSON: { confessionId? }. */
+  data: string;
+  created_at: string;
+  /** 0 or 1. */
+  is_read: number;
+}
+
+export interface PushSubscriptionsTable {
+  endpoint: string;
+  user_id: string;
+  p256dh: string;
+  auth: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -163,4 +184,6 @@ export interface Database {
   device_mutations: DeviceMutationsTable;
   mutation_rejects: MutationRejectsTable;
   group_notes_updates: GroupNotesUpdatesTable;
+  notifications: NotificationsTable;
+  push_subscriptions: PushSubscriptionsTable;
 }

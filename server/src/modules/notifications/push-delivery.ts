@@ -1,0 +1,37 @@
+import { notificationUrl, type AppNotification, type PushPayload } from '@campus/protocol';
+import type { AppDeps } from '../../lib/deps';
+import { deleteSubscription, notificationExists, subscriptionsOf } from './repo';
+
+/**
+ * Sends the notification to every push subscription of the user, after the current transaction: a push
+ * must never hold the database, and a notification whose transaction rolled back is never pushed (its
+ * row is looked for first). Subscriptions the push service calls gone (404/410) are deleted.
+ */
+export function schedulePush(deps: AppDeps, userId: string, notification: AppNotification): void {
+  setImmediate(() => {
+    void deliver(deps, userId, notification).catch((error: unknown) => {
+      deps.log.error({ err: error, notificationId: notification.id }, 'web push delivery crashed');
+    });
+  });
+}
+
+async function deliver(deps: AppDeps, userId: string, notification: AppNotification): Promise<void> {
+  if (!deps.sqlite.open || !notificationExists(deps.sqlite, notification.id)) return;
+  const targets = subscriptionsOf(deps.sqlite, userId);
+  if (!targets.length) return;
+  const payload: PushPayload = {
+    title: notification.title,
+    body: notification.body,
+    url: notificationUrl(notification),
+    type: notification.type,
+    notificationId: notification.id,
+  };
+  const urgency = notification.type === 'friend_request' ? 'high' : 'normal';
+  await Promise.all(
+    targets.map(async (target) => {
+      const keys = { p256dh: target.p256dh, auth: target.auth };
+      const result = await deps.push.send({ endpoint: target.endpoint, keys }, payload, { urgency });
+      if (result === 'gone' && deps.sqlite.open) deleteSubscription(deps.sqlite, target);
+    }),
+  );
+}

@@ -1,0 +1,48 @@
+import { Hono } from 'hono';
+import { CONFESSION_SERVER_MSG, notificationsQuerySchema, pushSubscriptionSchema } from '@campus/protocol';
+import type { AppDeps } from '../../lib/deps';
+import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
+import { HttpError } from '../../lib/http-error';
+import { RateLimiter } from '../../lib/rate-limit';
+import { readBody } from '../../lib/validate';
+import { readId, readQuery } from '../conversations/request';
+import { listNotifications, markNotificationRead, unreadCount } from './service';
+import { savePushSubscription } from './subscriptions';
+
+/** Per user: a browser registers on each start; far more than that is someone filling the table. */
+export const PUSH_REGISTER_RATE = { limit: 20, windowMs: 10 * 60_000 };
+
+/** /api/notifications: the bell's list, its unread count, and marking one read. Owner only. */
+export function notificationRoutes(deps: AppDeps) {
+  const notFound = () => new HttpError(404, CONFESSION_SERVER_MSG.notificationNotFound);
+  return new Hono<AuthEnv>()
+    .use(requireUser(deps))
+    .get('/', (c) => {
+      const { page, limit } = readQuery(c, notificationsQuerySchema);
+      return c.json(listNotifications(deps, c.get('user').id, page, limit));
+    })
+    .get('/unread-count', (c) => c.json({ unreadCount: unreadCount(deps, c.get('user').id) }))
+    .put('/:id/read', (c) => {
+      const userId = c.get('user').id;
+      const id = readId(c, 'id', notFound());
+      if (markNotificationRead(deps, userId, id) === 'notFound') throw notFound();
+      return c.json({ unreadCount: unreadCount(deps, userId) });
+    });
+}
+
+/**
+ * Mounted at /api BEFORE the directory (/api/users/:userId): each route authenticates itself, so nothing
+ * here runs for the directory's paths, and the directory's middleware never runs for these.
+ */
+export function pushRoutes(deps: AppDeps) {
+  const auth = requireUser(deps);
+  const registrations = new RateLimiter(PUSH_REGISTER_RATE, deps.now);
+  return new Hono<AuthEnv>()
+    .get('/push/vapid-public-key', auth, (c) => c.json({ publicKey: deps.push.publicKey }))
+    .post('/users/register-push-token', auth, async (c) => {
+      const userId = c.get('user').id;
+      registrations.consume(userId);
+      savePushSubscription(deps, userId, await readBody(c, pushSubscriptionSchema));
+      return c.json({ ok: true }, 201);
+    });
+}

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFESSION_SERVER_MSG, notificationsResponseSchema, type NotificationType } from '@campus/protocol';
+import { applyNotificationMutation } from '../src/modules/notifications/mutations';
+import { notify } from '../src/modules/notifications/service';
+import { startTestServer, type TestServer } from './support/test-server';
+import { createUser, WsClient, type TestUser } from './support/ws-client';
+
+let server: TestServer;
+const open: WsClient[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  for (const c of open) c.close();
+  await server.close();
+});
+
+async function connect(user: TestUser) {
+  const client = await WsClient.connect(server, user);
+  open.push(client);
+  return client;
+}
+
+function notifyUser(user: TestUser, title: string, type: NotificationType = 'confession_reaction') {
+  return server.deps.realtime.commit((tx) =>
+    notify(server.deps, tx, {
+      userId: user.id,
+      type,
+      title,
+      body: `${title} body`,
+      data: { confessionId: 'c-1' },
+    }),
+  );
+}
+
+const put = (path: string, token: string) => server.call('PUT', path, undefined, token);
+
+describe('notifications REST', () => {
+  it('lists only my notifications, newest first, with the unread count, and pages them', async () => {
+    const ann = await createUser(server, 'Ann');
+    const bob = await createUser(server, 'Bob');
+    notifyUser(ann, 'first');
+    notifyUser(bob, 'for bob');
+    notifyUser(ann, 'second', 'friend_request');
+
+    const res = await server.get('/api/notifications', ann.token);
+    expect(res.status).toBe(200);
+    const body = notificationsResponseSchema.parse(res.body);
+    expect(body.unreadCount).toBe(2);
+    expect(body.notifications.map((n) => n.title)).toEqual(['second', 'first']);
+    expect(body.notifications[1]).toMatchObject({
+      type: 'confession_reaction',
+      body: 'first body',
+      isRead: false,
+      data: { confessionId: 'c-1' },
+    });
+
+    const page2 = await server.get('/api/notifications?page=2&limit=1', ann.token);
+    expect((page2.body.notifications as { title: string }[]).map((n) => n.title)).toEqual(['first']);
+    expect((await server.get('/api/notifications?limit=0', ann.token)).status).toBe(400);
+    expect((await server.get('/api/notifications/unread-count', bob.token)).body).toEqual({ unreadCount: 1 });
+    expect((await server.get('/api/notifications')).status).toBe(401);
+  });
+
+  it('marks read for the owner only; the count never goes below zero', async () => {
+    const ann = await createUser(server, 'Ann');
+    const eve = await createUser(server, 'Eve');
+    const { id } = notifyUser(ann, 'hello');
+
+    const foreign = await put(`/api/notifications/${id}/read`, eve.token);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ error: CONFESSION_SERVER_MSG.notificationNotFound });
+    expect((await server.get('/api/notifications/unread-count', ann.token)).body).toEqual({ unreadCount: 1 });
+
+    for (let i = 0; i < 3; i++) {
+      const res = await put(`/api/notifications/${id}/read`, ann.token);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ unreadCount: 0 });
+    }
+    const list = notificationsResponseSchema.parse((await server.get('/api/notifications', ann.token)).body);
+    expect(list.unreadCount).toBe(0);
+    expect(list.notifications[0]!.isRead).toBe(true);
+    expect((await put('/api/notifications/no-such-id/read', ann.token)).status).toBe(404);
+    expect((await put('/api/notifications/bad%20id!/read', ann.token)).status).toBe(404);
+  });
+});
+
+describe('notifications live', () => {
+  it('notify() inside a commit reaches the user’s devices and nobody else', async () => {
+    const ann = await createUser(server, 'Ann');
+    const cid = await createUser(server, 'Cid');
+    const [phone, laptop, other] = await Promise.all([connect(ann), connect(ann), connect(cid)]);
+    const created = notifyUser(ann, 'Someone reacted');
+    for (const client of [phone, laptop]) {
+      const frame = await client.waitFor((f) => f.type === 'notification_created');
+      expect(frame.notification).toEqual(created);
+      expect(typeof frame.seq).toBe('number');
+    }
+    await WsClient.settle();
+    expect(other.of('notification_created')).toHaveLength(0);
+  });
+
+  it('reading on one device tells the others once; the outbox mutation does the same', async () => {
+    const ann = await createUser(server, 'Ann');
+    const [phone, laptop] = await Promise.all([connect(ann), connect(ann)]);
+    const first = notifyUser(ann, 'one');
+    const second = notifyUser(ann, 'two');
+    await put(`/api/notifications/${first.id}/read`, ann.token);
+    await put(`/api/notifications/${first.id}/read`, ann.token);
+    expect(await laptop.waitFor((f) => f.type === 'notification_read')).toMatchObject({
+      notificationId: first.id,
+    });
+
+    const eve = await createUser(server, 'Eve');
+    const frame = { type: 'mark_notification_read' as const, deviceId: phone.deviceId, mid: 1 };
+    server.deps.realtime.commit(() => {
+      applyNotificationMutation(server.deps, eve.id, { ...frame, notificationId: second.id });
+      applyNotificationMutation(server.deps, ann.id, { ...frame, notificationId: second.id });
+    });
+    await laptop.waitFor((f) => f.type === 'notification_read' && f.notificationId === second.id);
+    await WsClient.settle();
+    expect(laptop.of('notification_read')).toHaveLength(2);
+    expect((await server.get('/api/notifications/unread-count', ann.token)).body).toEqual({ unreadCount: 0 });
+  });
+
+  it('a notification whose transaction rolls back is neither stored nor sent', async () => {
+    const ann = await createUser(server, 'Ann');
+    const phone = await connect(ann);
+    expect(() =>
+      server.deps.realtime.commit((tx) => {
+        notify(server.deps, tx, {
+          userId: ann.id,
+          type: 'confession_comment',
+          title: 't',
+          body: 'b',
+          data: {},
+        });
+        throw new Error('the reaction failed');
+      }),
+    ).toThrow('the reaction failed');
+    await WsClient.settle();
+    expect(phone.of('notification_created')).toHaveLength(0);
+    expect((await server.get('/api/notifications', ann.token)).body).toEqual({
+      notifications: [],
+      unreadCount: 0,
+    });
+  });
+});
