@@ -3,6 +3,7 @@ import {
   type Change,
   type ClientFrame,
   type DirectMessage,
+  type MutationFrame,
   type ServerFrame,
   type SyncResetFrame,
   type UserRef,
@@ -19,11 +20,15 @@ export class FakeServer {
   readonly received: ClientFrame[] = [];
   readonly log: Change[] = [];
   readonly stored = new Map<string, DirectMessage>();
+  /** Mutations applied (each (deviceId, mid) once, refused ones excluded), in order. */
+  readonly applied: MutationFrame[] = [];
   private readonly lastMid = new Map<string, number>();
   private seq = 0;
   pageSize = 1000;
   /** When false, mutations are recorded but neither applied nor answered (a server that never got them). */
   answering = true;
+  /** When true, mutations are applied but their ack is lost on the way (the client must resend them). */
+  dropAcks = false;
   /** Refuse a mutation with this text. */
   refuse: (frame: ClientFrame) => string | undefined = () => undefined;
   /** The snapshot a pull from cursor 0 gets; null answers an empty `changes` page instead. */
@@ -84,6 +89,10 @@ export class FakeServer {
       case 'send_group_message':
       case 'mark_messages_as_read':
       case 'chat-reaction':
+      case 'confession_react':
+      case 'confession_comment':
+      case 'confession_post':
+      case 'mark_notification_read':
         this.mutate(socket, frame);
         return;
       default:
@@ -110,7 +119,7 @@ export class FakeServer {
     }
   }
 
-  private mutate(socket: FakeSocket, frame: Extract<ClientFrame, { deviceId: string }>): void {
+  private mutate(socket: FakeSocket, frame: MutationFrame): void {
     if (!this.answering) return;
     const { deviceId, mid } = frame;
     if (mid <= (this.lastMid.get(deviceId) ?? 0)) {
@@ -123,6 +132,7 @@ export class FakeServer {
       socket.deliver({ type: 'message_error', error, context: frame.type, deviceId, mid });
       return;
     }
+    this.applied.push(frame);
     if (frame.type === 'send_message' && !this.stored.has(frame.id)) {
       const message: DirectMessage = {
         id: frame.id,
@@ -139,6 +149,7 @@ export class FakeServer {
       this.stored.set(frame.id, message);
       this.emit({ type: 'receive_message', seq: 0, message: { ...message, seq: this.seq + 1 } });
     }
+    if (this.dropAcks) return;
     socket.deliver({ type: 'ack', deviceId, mid });
   }
 }

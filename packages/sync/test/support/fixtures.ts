@@ -1,6 +1,12 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import type { DirectMessage, UserRef } from '@campus/protocol';
-import { createSyncClient, openUserDatabase, type NetworkSignal, type SyncClient } from '../../src';
+import type { AppNotification, Confession, DirectMessage, UserRef } from '@campus/protocol';
+import {
+  createSyncClient,
+  openUserDatabase,
+  type CampusSyncClient,
+  type LocalConfession,
+  type NetworkSignal,
+} from '../../src';
 import type { FakeServer } from './fake-server';
 
 export const ME: UserRef = { id: 'user-me', firstName: 'Ana', lastName: 'Lee', profilePictureUrl: null };
@@ -27,7 +33,7 @@ export function makeClient(
   db = openUserDatabase(ME.id, { indexedDB: new IDBFactory(), IDBKeyRange }),
   timing: Partial<typeof FAST> = {},
   network: NetworkSignal | null = null,
-): SyncClient {
+): CampusSyncClient {
   return createSyncClient({
     self: ME,
     token: server.token,
@@ -75,6 +81,40 @@ export function incoming(from: UserRef, content: string, extra: Partial<DirectMe
     attachmentType: null,
     replyTo: null,
     reactions: [],
+    ...extra,
+  };
+}
+
+/** A confession someone else wrote, as the feed caches it. */
+export function confession(extra: Partial<LocalConfession> = {}): LocalConfession {
+  clock += 1000;
+  const card: Confession = {
+    id: crypto.randomUUID(),
+    content: 'exam week is a lot',
+    emotionTag: '😢',
+    college: 'North College',
+    createdAt: new Date(clock).toISOString(),
+    imageUrl: null,
+    nickname: 'nightowl',
+    reactions: { relatable: 3, funny: 0, feelYou: 1, shareWorthy: 0 },
+    myReactions: ['feelYou'],
+    commentCount: 0,
+    comments: [],
+    isMine: false,
+  };
+  return { ...card, feedOrder: 0, ...extra };
+}
+
+export function notification(extra: Partial<AppNotification> = {}): AppNotification {
+  clock += 1000;
+  return {
+    id: crypto.randomUUID(),
+    type: 'confession_reaction',
+    title: 'New reaction',
+    body: 'Someone found your confession relatable',
+    createdAt: new Date(clock).toISOString(),
+    isRead: false,
+    data: { confessionId: 'c-1' },
     ...extra,
   };
 }
