@@ -15,6 +15,7 @@ import { conversationRoutes } from './modules/conversations/routes';
 import { directoryRoutes } from './modules/directory/routes';
 import { notificationRoutes, pushRoutes } from './modules/notifications/routes';
 import { confessionRoutes } from './modules/confessions/routes';
+import { moderationRoutes } from './modules/moderation/routes';
 import { groupRoutes } from './modules/groups/routes';
 import { attachmentRoutes } from './modules/attachments/routes';
 import { fileRoutes } from './modules/attachments/file-routes';
@@ -53,6 +54,8 @@ export function createApp(deps: AppDeps) {
   app.route('/api/confessions', confessionRoutes(deps));
   app.route('/api', attachmentRoutes(deps));
   app.route('/files', fileRoutes(deps));
+  // The spec's moderation service (`POST /moderation/moderate`), served by this server.
+  app.route('/moderation', moderationRoutes(deps));
   // The realtime channel: hello with the token, then chat events and sync (REALTIME_PATH).
   app.get('/ws', realtimeRoute(deps));
   // Group notes: a WebSocket per group, authorized before the upgrade (NOTES_PATH of @campus/protocol).
