@@ -28,7 +28,9 @@ describe('database lifecycle', () => {
       'groups',
       'message_reactions',
       'mutation_rejects',
+      'notifications',
       'one_time_codes',
+      'push_subscriptions',
       'sessions',
       'users',
     ]);
