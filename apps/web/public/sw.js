@@ -102,3 +102,56 @@ self.addEventListener('message', (event) => {
     caches.open(CACHE).then((cache) => Promise.allSettled(paths.map((path) => cache.add(path)))),
   );
 });
+
+/*
+ * Web push (notifications.ts on the server sends one while the user has no live connection). The payload is
+ * { title, body, url, type, notificationId }; the tag is the notification's id, so a repeat replaces it.
+ */
+function pushPayload(event) {
+  try {
+    const data = event.data ? event.data.json() : null;
+    if (data && typeof data.title === 'string') return data;
+  } catch {
+    // Not JSON: shown with the generic title below.
+  }
+  return { title: 'Campus Talk', body: event.data ? event.data.text() : '', url: '/' };
+}
+
+/** Only in-app paths ('/confessions?confessionId=…'), never another origin. */
+function appPath(url) {
+  return typeof url === 'string' && /^\/(?!\/)/.test(url) ? url : '/';
+}
+
+self.addEventListener('push', (event) => {
+  const payload = pushPayload(event);
+  const options = {
+    body: typeof payload.body === 'string' ? payload.body : '',
+    icon: '/favicon.svg',
+    data: { url: appPath(payload.url) },
+  };
+  if (typeof payload.notificationId === 'string') options.tag = payload.notificationId;
+  event.waitUntil(self.registration.showNotification(payload.title, options));
+});
+
+/**
+ * A click focuses an open window of the app and asks it to navigate (the page's platform layer handles
+ * { type: 'navigate', route }; '/talk?friendRequests=1' opens the friend-requests modal), or opens a new
+ * window at that path.
+ */
+async function openApp(url) {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const mine = windows.filter((client) => new URL(client.url).origin === self.location.origin);
+  const target = mine.find((client) => client.focused) || mine[0];
+  if (target) {
+    const focused = await target.focus();
+    (focused || target).postMessage({ type: 'navigate', route: url });
+    return;
+  }
+  await self.clients.openWindow(url);
+}
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const data = event.notification.data || {};
+  event.waitUntil(openApp(appPath(data.url)));
+});

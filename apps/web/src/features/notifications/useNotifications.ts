@@ -1,0 +1,124 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import type { AppNotification } from '@campus/protocol';
+import type { SyncClient } from '@campus/sync';
+import { useApi } from '../../lib/ApiContext';
+import { usePlatform } from '../../platform';
+import { useSync } from '../sync/sync-context';
+import { cacheNotifications, markCachedRead, readCachedNotifications } from './notification-store';
+import { fetchNotifications, fetchUnreadCount, markReadOnServer } from './notifications-api';
+
+export type PanelStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+export interface NotificationsState {
+  /** Newest first: the cached rows, with the panel's last fetch filling in what the cache lacks. */
+  items: AppNotification[];
+  unreadCount: number;
+  status: PanelStatus;
+  /** GET /api/notifications again (the panel calls it each time it opens). */
+  refresh(): void;
+  /** Marks read here, in the cache and on the server (a failure is only logged). */
+  markRead(notification: AppNotification): void;
+}
+
+/** The sync client's own queued read, once the sync layer offers it (delivered exactly once, offline too). */
+type MaybeMarkingClient = SyncClient & { markNotificationRead?: (id: string) => Promise<void> };
+
+function mergeById(cached: readonly AppNotification[], fetched: readonly AppNotification[]) {
+  const byId = new Map(fetched.map((n) => [n.id, n]));
+  // The cache wins: it holds live changes and reads made after the fetch.
+  for (const n of cached) byId.set(n.id, n);
+  return [...byId.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+const unreadOf = (list: readonly AppNotification[]) => list.filter((n) => !n.isRead).length;
+
+/**
+ * The bell's count and the panel's list. The list and count come from Dexie (the sync layer stores live
+ * `notification_created` changes there); REST fills what the cache does not hold yet: the unread count
+ * once on load, the list each time the panel opens (written back into Dexie for offline use).
+ */
+export function useNotifications(): NotificationsState {
+  const api = useApi();
+  const platform = usePlatform();
+  const client = useSync() as MaybeMarkingClient;
+  const db = client.db;
+  const cached = useLiveQuery(() => readCachedNotifications(db).catch(() => null), [db]);
+  const [serverCount, setServerCount] = useState(0);
+  const [fetched, setFetched] = useState<AppNotification[]>([]);
+  /** Unread notifications the server has beyond its list (null until a list came this session). */
+  const [beyondList, setBeyondList] = useState<number | null>(null);
+  const [readHere, setReadHere] = useState<ReadonlySet<string>>(new Set());
+  const [status, setStatus] = useState<PanelStatus>('idle');
+  const request = useRef<AbortController | null>(null);
+
+  const loadList = useCallback(
+    async (signal: AbortSignal) => {
+      const list = await fetchNotifications(api, signal);
+      await cacheNotifications(db, list.notifications).catch((error: unknown) => {
+        console.warn('Caching notifications failed', error);
+      });
+      if (signal.aborted) return;
+      setFetched(list.notifications);
+      setServerCount(list.unreadCount);
+      setBeyondList(Math.max(0, list.unreadCount - unreadOf(list.notifications)));
+    },
+    [api, db],
+  );
+
+  const refresh = useCallback(() => {
+    request.current?.abort();
+    const controller = new AbortController();
+    request.current = controller;
+    setStatus('loading');
+    loadList(controller.signal).then(
+      () => {
+        if (!controller.signal.aborted) setStatus('ready');
+      },
+      () => {
+        if (!controller.signal.aborted) setStatus('error');
+      },
+    );
+  }, [loadList]);
+
+  // Once on load: the unread count. When the server knows more unread than the cache holds (a new device,
+  // a long time offline), the list is loaded once too, so the cache becomes complete and live rows add up.
+  useEffect(() => {
+    const controller = new AbortController();
+    Promise.all([fetchUnreadCount(api, controller.signal), readCachedNotifications(db).catch(() => [])])
+      .then(([count, rows]) => {
+        if (controller.signal.aborted) return;
+        setServerCount(count);
+        if (count > unreadOf(rows)) return loadList(controller.signal);
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [api, db, loadList]);
+
+  useEffect(() => () => request.current?.abort(), []);
+
+  const items = useMemo(() => {
+    const merged = mergeById(cached ?? [], fetched);
+    return readHere.size ? merged.map((n) => (readHere.has(n.id) ? { ...n, isRead: true } : n)) : merged;
+  }, [cached, fetched, readHere]);
+
+  let unreadCount: number;
+  if (beyondList !== null) unreadCount = unreadOf(items) + beyondList;
+  else if (cached?.length) unreadCount = Math.max(unreadOf(items), serverCount);
+  else unreadCount = serverCount;
+
+  const markRead = useCallback(
+    (notification: AppNotification) => {
+      setReadHere((current) => new Set(current).add(notification.id));
+      if (!notification.isRead) setServerCount((count) => Math.max(0, count - 1));
+      const local = client.markNotificationRead
+        ? client.markNotificationRead(notification.id)
+        : markCachedRead(db, notification.id);
+      local.catch((error: unknown) => console.warn('Marking notification read locally failed', error));
+      void markReadOnServer(platform.serverUrl, notification.id);
+    },
+    [client, db, platform.serverUrl],
+  );
+
+  return { items, unreadCount: Math.max(0, unreadCount), status, refresh, markRead };
+}

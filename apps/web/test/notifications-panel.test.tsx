@@ -1,0 +1,206 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { CONFESSION_MSG } from '@campus/protocol';
+import { TOKEN, cacheRows, list, mockServer, notification, renderBell } from './notifications-kit';
+
+const bell = () => screen.getByRole('button', { name: 'Notifications' });
+const panel = () => screen.getByRole('dialog', { name: 'Notifications' });
+const location = () => screen.getByTestId('location').textContent;
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+describe('the notifications bell badge', () => {
+  it.each([
+    [7, '7'],
+    [99, '99'],
+    [100, '99+'],
+    [5000, '99+'],
+  ])('shows an unread count of %i as %s', async (count, shown) => {
+    mockServer({
+      'GET /api/notifications/unread-count': () => ({ status: 200, body: { unreadCount: count } }),
+    });
+    renderBell();
+    await waitFor(() => expect(bell().textContent).toBe(`${shown} unread`));
+  });
+
+  it('counts the cached notifications and rises when a live one is stored', async () => {
+    mockServer({ 'GET /api/notifications/unread-count': () => ({ status: 200, body: { unreadCount: 1 } }) });
+    const db = renderBell();
+    await cacheRows(db, [notification({ id: 'n-1' }), notification({ id: 'n-2', isRead: true })]);
+    await waitFor(() => expect(bell().textContent).toBe('1 unread'));
+    await cacheRows(db, [notification({ id: 'n-3', type: 'confession_comment' })]);
+    await waitFor(() => expect(bell().textContent).toBe('2 unread'));
+  });
+});
+
+describe('the notifications panel', () => {
+  it('shows three skeletons while loading, then the list with icon, title, body, time and unread dot', async () => {
+    const answer = deferred<ReturnType<typeof list>>();
+    mockServer({ 'GET /api/notifications': () => answer.promise });
+    renderBell();
+    fireEvent.click(bell());
+    expect(bell().getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getAllByTestId('notification-skeleton')).toHaveLength(3);
+    expect(document.activeElement).toBe(
+      screen.getByRole('searchbox', { name: CONFESSION_MSG.notificationsSearch }),
+    );
+
+    answer.resolve(
+      list([
+        notification({ id: 'n-1', title: 'New reaction', body: 'Someone laughed' }),
+        notification({
+          id: 'n-2',
+          type: 'friend_request',
+          title: 'Friend request',
+          body: 'Sam',
+          isRead: true,
+        }),
+      ]),
+    );
+    const reaction = await screen.findByRole('button', { name: /New reaction/ });
+    expect(screen.queryAllByTestId('notification-skeleton')).toHaveLength(0);
+    expect(reaction.textContent).toContain('Someone laughed');
+    expect(reaction.textContent).toContain('5m');
+    expect(reaction.textContent).toContain('Unread');
+    expect(reaction.dataset.type).toBe('confession_reaction');
+    expect(reaction.querySelector('.notification__icon svg')).not.toBeNull();
+    const request = screen.getByRole('button', { name: /Friend request/ });
+    expect(request.textContent).not.toContain('Unread');
+  });
+
+  it.each([
+    ['an error status', () => ({ status: 500, body: { error: 'boom' } })],
+    ['an invalid body', () => ({ status: 200, body: { items: [] } })],
+  ])('says Failed to load notifications on %s', async (_, reply) => {
+    mockServer({ 'GET /api/notifications': reply });
+    renderBell();
+    fireEvent.click(bell());
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to load notifications');
+    expect(screen.queryByText(CONFESSION_MSG.notificationsEmptyTitle)).toBeNull();
+  });
+
+  it('says you are all caught up when there are none', async () => {
+    mockServer({ 'GET /api/notifications': () => list([]) });
+    renderBell();
+    fireEvent.click(bell());
+    expect(await screen.findByText('You’re all caught up')).toBeTruthy();
+    expect(screen.getByText('No notifications.')).toBeTruthy();
+  });
+
+  it('filters by title or body, ignoring case', async () => {
+    mockServer({
+      'GET /api/notifications': () =>
+        list([
+          notification({ id: 'n-1', title: 'New reaction', body: 'Someone found it FUNNY' }),
+          notification({ id: 'n-2', type: 'confession_comment', title: 'New comment', body: 'same here' }),
+          notification({ id: 'n-3', type: 'friend_request', title: 'Friend request', body: 'Sam Lee' }),
+        ]),
+    });
+    renderBell();
+    fireEvent.click(bell());
+    await screen.findByRole('button', { name: /New reaction/ });
+    const search = screen.getByPlaceholderText('Search notifications...');
+    fireEvent.change(search, { target: { value: 'funny' } });
+    expect(within(panel()).getAllByRole('listitem')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: /New reaction/ })).toBeTruthy();
+    fireEvent.change(search, { target: { value: 'FRIEND' } });
+    expect(within(panel()).getAllByRole('listitem')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: /Friend request/ })).toBeTruthy();
+    fireEvent.change(search, { target: { value: '' } });
+    expect(within(panel()).getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it('closes on Escape (focus back on the bell), on a click outside and with Close', async () => {
+    mockServer({ 'GET /api/notifications': () => list([]) });
+    renderBell();
+    fireEvent.click(bell());
+    await screen.findByText('You’re all caught up');
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(bell());
+    expect(bell().getAttribute('aria-expanded')).toBe('false');
+
+    fireEvent.click(bell());
+    fireEvent.mouseDown(within(panel()).getByRole('searchbox'));
+    expect(screen.queryByRole('dialog')).not.toBeNull();
+    fireEvent.mouseDown(screen.getByRole('button', { name: 'Outside' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    fireEvent.click(bell());
+    fireEvent.click(within(panel()).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
+
+describe('clicking a notification', () => {
+  it('marks it read here and on the server, lowers the count, closes the panel and opens the confession', async () => {
+    const calls = mockServer({
+      'GET /api/notifications/unread-count': () => ({ status: 200, body: { unreadCount: 2 } }),
+      'GET /api/notifications': () =>
+        list([
+          notification({ id: 'n-1', data: { confessionId: 'c-42' } }),
+          notification({ id: 'n-2', type: 'confession_comment', title: 'New comment' }),
+        ]),
+      'PUT /api/notifications/n-1/read': () => ({ status: 200, body: { ok: true } }),
+    });
+    const db = renderBell();
+    await waitFor(() => expect(bell().textContent).toBe('2 unread'));
+    fireEvent.click(bell());
+    fireEvent.click(await screen.findByRole('button', { name: /New reaction/ }));
+
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(location()).toBe('/confessions?confessionId=c-42');
+    await waitFor(() => expect(bell().textContent).toBe('1 unread'));
+    const put = calls.find((call) => call.method === 'PUT');
+    expect(put).toEqual({
+      method: 'PUT',
+      path: '/api/notifications/n-1/read',
+      authorization: `Bearer ${TOKEN}`,
+    });
+    await waitFor(async () => expect((await db.notifications.get('n-1'))?.isRead).toBe(true));
+    expect((await db.notifications.get('n-2'))?.isRead).toBe(false);
+
+    // Offline later: the cached list still shows it as read.
+    fireEvent.click(bell());
+    const again = await screen.findByRole('button', { name: /New reaction/ });
+    expect(again.textContent).not.toContain('Unread');
+  });
+
+  it('never lowers the count below 0, and a failed server mark is only logged', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    mockServer({
+      'GET /api/notifications/unread-count': () => ({ status: 200, body: { unreadCount: 0 } }),
+      'GET /api/notifications': () =>
+        list([notification({ id: 'n-1' }), notification({ id: 'n-2', title: 'Old one', isRead: true })], 0),
+      'PUT /api/notifications/n-1/read': () => ({ status: 500, body: { error: 'boom' } }),
+      'PUT /api/notifications/n-2/read': () => 'network-error',
+    });
+    renderBell();
+    fireEvent.click(bell());
+    fireEvent.click(await screen.findByRole('button', { name: /New reaction/ }));
+    await waitFor(() => expect(bell().textContent).toBe(''));
+    fireEvent.click(bell());
+    fireEvent.click(await screen.findByRole('button', { name: /Old one/ }));
+    await waitFor(() => expect(warn).toHaveBeenCalledTimes(2));
+    expect(bell().textContent).toBe('');
+    expect(location()).toBe('/confessions?confessionId=c-1');
+  });
+
+  it('only closes the panel for a friend request', async () => {
+    mockServer({
+      'GET /api/notifications': () =>
+        list([notification({ id: 'n-9', type: 'friend_request', title: 'Friend request', data: {} })]),
+      'PUT /api/notifications/n-9/read': () => ({ status: 200 }),
+    });
+    renderBell();
+    fireEvent.click(bell());
+    fireEvent.click(await screen.findByRole('button', { name: /Friend request/ }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(location()).toBe('/talk');
+    expect(document.activeElement).toBe(bell());
+  });
+});
