@@ -147,3 +147,23 @@ describe('notifications live', () => {
     });
   });
 });
+
+describe('notification queries', () => {
+  it('use their indexes: the page without a sort step, the count on unread rows only', () => {
+    const plan = (query: string) =>
+      (server.deps.sqlite.prepare(`EXPLAIN QUERY PLAN ${query}`).all() as { detail: string }[])
+        .map((row) => row.detail)
+        .join('; ');
+    const page = plan(
+      `SELECT id FROM notifications WHERE user_id = 'a' ORDER BY created_at DESC, rowid DESC LIMIT 50`,
+    );
+    expect(page).toMatch(/notifications_user_created_idx/);
+    expect(page).not.toMatch(/TEMP B-TREE/);
+    expect(plan(`SELECT count(*) FROM notifications WHERE user_id = 'a' AND is_read = 0`)).toMatch(
+      /notifications_unread_idx/,
+    );
+    expect(plan(`SELECT endpoint FROM push_subscriptions WHERE user_id = 'a'`)).toMatch(
+      /push_subscriptions_user_idx/,
+    );
+  });
+});
