@@ -147,6 +147,51 @@ export interface GroupNotesUpdatesTable {
   created_ms: number;
 }
 
+export interface NicknamesTable {
+  user_id: string;
+  nickname: string;
+  /** The nickname lower-cased: unique, so nicknames are unique case-insensitively. */
+  nickname_key: string;
+  updated_at: string;
+}
+
+export interface ConfessionsTable {
+  id: string;
+  /** Ownership checks only: never sent to anyone. */
+  author_id: string;
+  /** The author's nickname at post time. */
+  nickname: string;
+  /** Censored by the server's moderation. Emptied on delete. */
+  content: string;
+  emotion_tag: string;
+  /** The author's college display name at post time. */
+  college: string | null;
+  created_at: string;
+  deleted_at: string | null;
+  relatable_count: Generated<number>;
+  funny_count: Generated<number>;
+  feel_you_count: Generated<number>;
+  share_worthy_count: Generated<number>;
+  comment_count: Generated<number>;
+}
+
+export interface ConfessionReactionsTable {
+  confession_id: string;
+  user_id: string;
+  reaction_type: 'relatable' | 'funny' | 'feelYou' | 'shareWorthy';
+  created_at: string;
+}
+
+export interface ConfessionCommentsTable {
+  id: string;
+  confession_id: string;
+  author_id: string;
+  /** The commenter's nickname at the time. */
+  nickname: string;
+  content: string;
+  created_at: string;
+}
+
 export interface NotificationsTable {
   id: string;
   user_id: string;
@@ -184,6 +229,10 @@ export interface Database {
   device_mutations: DeviceMutationsTable;
   mutation_rejects: MutationRejectsTable;
   group_notes_updates: GroupNotesUpdatesTable;
+  nicknames: NicknamesTable;
+  confessions: ConfessionsTable;
+  confession_reactions: ConfessionReactionsTable;
+  confession_comments: ConfessionCommentsTable;
   notifications: NotificationsTable;
   push_subscriptions: PushSubscriptionsTable;
 }

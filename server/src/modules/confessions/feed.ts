@@ -1,0 +1,87 @@
+import {
+  CONFESSIONS,
+  REACTION_TYPES,
+  type ConfessionComment,
+  type FeedResponse,
+  type ReactionType,
+} from '@campus/protocol';
+import type { AppDeps } from '../../lib/deps';
+import { refusals } from './errors';
+import { toComment, toConfession } from './mappers';
+import { confessionStatements } from './statements';
+
+export interface FeedRequest {
+  viewerId: string;
+  /** The viewer's own college (display name): 'Your College (n)' counts it. */
+  viewerCollege: string | null;
+  page: number;
+  limit: number;
+  /** Narrows the page to this college. */
+  college?: string | undefined;
+}
+
+/**
+ * A feed page, newest first, in five queries whatever the page size: the page, the two tab counts, the
+ * viewer's own reactions on the page and the newest comments of each card.
+ */
+export function feedPage(deps: AppDeps, request: FeedRequest): FeedResponse {
+  const s = confessionStatements(deps.sqlite);
+  const { viewerId: viewer, limit } = request;
+  const offset = (request.page - 1) * limit;
+  const rows =
+    request.college === undefined
+      ? s.feedAll.all({ viewer, limit, offset })
+      : s.feedCollege.all({ viewer, college: request.college, limit, offset });
+  const total = s.countAll.get()!.n;
+  const collegeTotal = request.viewerCollege === null ? 0 : s.countCollege.get(request.viewerCollege)!.n;
+
+  const ids = JSON.stringify(rows.map((r) => r.id));
+  const mine = new Map<string, Set<ReactionType>>();
+  for (const r of rows.length ? s.myReactionsIn.all(ids, viewer) : []) {
+    let set = mine.get(r.confession_id);
+    if (!set) mine.set(r.confession_id, (set = new Set()));
+    set.add(r.reaction_type);
+  }
+  const comments = new Map<string, ConfessionComment[]>();
+  const commentRows = rows.length
+    ? s.newestComments.all({ viewer, ids, per: CONFESSIONS.commentsPerCard })
+    : [];
+  // Oldest first on the card.
+  commentRows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  for (const row of commentRows) {
+    let list = comments.get(row.confession_id);
+    if (!list) comments.set(row.confession_id, (list = []));
+    list.push(toComment(row));
+  }
+
+  return {
+    confessions: rows.map((row) => {
+      const reacted = mine.get(row.id);
+      return toConfession(
+        row,
+        reacted ? REACTION_TYPES.filter((t) => reacted.has(t)) : [],
+        comments.get(row.id) ?? [],
+      );
+    }),
+    total,
+    collegeTotal,
+  };
+}
+
+/**
+ * The comments panel: page 1 holds the newest `commentsPageSize` comments, page 2 the ones before them;
+ * each page is in reading order (oldest first). `total` is the confession's comment count.
+ */
+export function commentsPage(
+  deps: AppDeps,
+  viewerId: string,
+  confessionId: string,
+  page: number,
+): { comments: ConfessionComment[]; total: number } {
+  const s = confessionStatements(deps.sqlite);
+  const card = s.card.get({ viewer: viewerId, id: confessionId });
+  if (!card) throw refusals.notFound();
+  const limit = CONFESSIONS.commentsPageSize;
+  const rows = s.commentsPage.all({ viewer: viewerId, confessionId, limit, offset: (page - 1) * limit });
+  return { comments: rows.reverse().map(toComment), total: card.comment_count };
+}

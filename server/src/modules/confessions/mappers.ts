@@ -1,0 +1,70 @@
+import type { Confession, ConfessionComment, ReactionCounts, ReactionType } from '@campus/protocol';
+import type { CommentRow, ConfessionRow } from './statements';
+
+type CountColumns = Pick<
+  ConfessionRow,
+  'relatable_count' | 'funny_count' | 'feel_you_count' | 'share_worthy_count'
+>;
+
+export function toCounts(row: CountColumns): ReactionCounts {
+  return {
+    relatable: row.relatable_count,
+    funny: row.funny_count,
+    feelYou: row.feel_you_count,
+    shareWorthy: row.share_worthy_count,
+  };
+}
+
+export function toComment(row: CommentRow): ConfessionComment {
+  return {
+    id: row.id,
+    confessionId: row.confession_id,
+    nickname: row.nickname,
+    content: row.content,
+    createdAt: row.created_at,
+    isMine: row.is_mine === 1,
+  };
+}
+
+export function toConfession(
+  row: ConfessionRow,
+  myReactions: ReactionType[],
+  comments: ConfessionComment[],
+): Confession {
+  return {
+    id: row.id,
+    content: row.content,
+    emotionTag: row.emotion_tag,
+    college: row.college,
+    createdAt: row.created_at,
+    imageUrl: null,
+    nickname: row.nickname,
+    reactions: toCounts(row),
+    myReactions,
+    commentCount: row.comment_count,
+    comments,
+    isMine: row.is_mine === 1,
+  };
+}
+
+/** The display name of a profile's college: a plain name, or a college object's `name`; blank is none. */
+export function collegeName(value: unknown): string | null {
+  const name = value && typeof value === 'object' && 'name' in value ? value.name : value;
+  if (typeof name !== 'string') return null;
+  return name.trim() || null;
+}
+
+/** users.college holds JSON (a name or a college object); an unparsable value is a bare name. */
+export function storedCollegeName(column: string | null): string | null {
+  if (column === null) return null;
+  try {
+    return collegeName(JSON.parse(column));
+  } catch {
+    return collegeName(column);
+  }
+}
+
+/** Nicknames are unique ignoring case, in any script. */
+export function nicknameKey(nickname: string): string {
+  return nickname.normalize('NFC').toLowerCase();
+}

@@ -1,0 +1,49 @@
+import { REACTION_LABELS, type ReactionType } from '@campus/protocol';
+import type { AppDeps } from '../../lib/deps';
+import type { ChangeWriter } from '../../realtime/hub';
+import { notify } from '../notifications/service';
+
+/** Long comments are cut in the notification body; the panel shows one or two lines. */
+const BODY_PREVIEW = 80;
+
+function preview(text: string): string {
+  return text.length > BODY_PREVIEW ? `${text.slice(0, BODY_PREVIEW - 1)}…` : text;
+}
+
+/**
+ * Someone else reacted to the author's confession. The body never names the reactor: reactions are
+ * anonymous even to the author (only counts are shown).
+ */
+export function notifyReaction(
+  deps: AppDeps,
+  tx: ChangeWriter,
+  authorId: string,
+  confessionId: string,
+  reactionType: ReactionType,
+): void {
+  notify(deps, tx, {
+    userId: authorId,
+    type: 'confession_reaction',
+    title: 'New reaction',
+    body: `Someone reacted “${REACTION_LABELS[reactionType]}” to your confession.`,
+    data: { confessionId },
+  });
+}
+
+/** Someone else commented: the comment is public under the commenter's nickname, so the body shows both. */
+export function notifyComment(
+  deps: AppDeps,
+  tx: ChangeWriter,
+  authorId: string,
+  confessionId: string,
+  nickname: string,
+  content: string,
+): void {
+  notify(deps, tx, {
+    userId: authorId,
+    type: 'confession_comment',
+    title: 'New comment',
+    body: `${nickname}: ${preview(content)}`,
+    data: { confessionId },
+  });
+}

@@ -1,0 +1,205 @@
+import type SQLite from 'better-sqlite3';
+import type { ReactionType } from '@campus/protocol';
+
+/** A confession as the feed reads it: no author id, only whether the viewer wrote it. */
+export interface ConfessionRow {
+  id: string;
+  nickname: string;
+  content: string;
+  emotion_tag: string;
+  college: string | null;
+  created_at: string;
+  relatable_count: number;
+  funny_count: number;
+  feel_you_count: number;
+  share_worthy_count: number;
+  comment_count: number;
+  is_mine: 0 | 1;
+}
+
+export interface CommentRow {
+  id: string;
+  confession_id: string;
+  nickname: string;
+  content: string;
+  created_at: string;
+  is_mine: 0 | 1;
+}
+
+/** What ownership and idempotency checks need; stays on the server. */
+export interface ConfessionOwnerRow {
+  author_id: string;
+  deleted_at: string | null;
+}
+
+/** The counter column of each reaction type (fixed names, never user input). */
+const COUNT_COLUMN: Record<ReactionType, string> = {
+  relatable: 'relatable_count',
+  funny: 'funny_count',
+  feelYou: 'feel_you_count',
+  shareWorthy: 'share_worthy_count',
+};
+
+const CARD_COLUMNS = `id, nickname, content, emotion_tag, college, created_at, relatable_count, funny_count,
+  feel_you_count, share_worthy_count, comment_count, author_id = @viewer AS is_mine`;
+const COMMENT_COLUMNS = `id, confession_id, nickname, content, created_at, author_id = @viewer AS is_mine`;
+
+/** The part of a better-sqlite3 statement used here; declared so the statements' type can be named elsewhere. */
+export interface Statement<P extends unknown[], R> {
+  run(...params: P): SQLite.RunResult;
+  get(...params: P): R | undefined;
+  all(...params: P): R[];
+}
+
+function statement<P extends unknown[], R = unknown>(
+  sqlite: SQLite.Database,
+  source: string,
+): Statement<P, R> {
+  return sqlite.prepare<P, R>(source);
+}
+
+function prepare(sqlite: SQLite.Database) {
+  const bump = (type: ReactionType) =>
+    statement<[number, string]>(
+      sqlite,
+      `UPDATE confessions SET ${COUNT_COLUMN[type]} = max(0, ${COUNT_COLUMN[type]} + ?) WHERE id = ?`,
+    );
+  return {
+    nicknameOf: statement<[string], { nickname: string }>(
+      sqlite,
+      'SELECT nickname FROM nicknames WHERE user_id = ?',
+    ),
+    nicknameOwner: statement<[string], { user_id: string }>(
+      sqlite,
+      'SELECT user_id FROM nicknames WHERE nickname_key = ?',
+    ),
+    upsertNickname: statement<[string, string, string, string]>(
+      sqlite,
+      `INSERT INTO nicknames (user_id, nickname, nickname_key, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (user_id) DO UPDATE SET nickname = excluded.nickname,
+         nickname_key = excluded.nickname_key, updated_at = excluded.updated_at`,
+    ),
+    userCollege: statement<[string], { college: string | null }>(
+      sqlite,
+      'SELECT college FROM users WHERE id = ?',
+    ),
+
+    owner: statement<[string], ConfessionOwnerRow>(
+      sqlite,
+      'SELECT author_id, deleted_at FROM confessions WHERE id = ?',
+    ),
+    card: statement<[{ viewer: string; id: string }], ConfessionRow>(
+      sqlite,
+      `SELECT ${CARD_COLUMNS} FROM confessions WHERE id = @id AND deleted_at IS NULL`,
+    ),
+    insertConfession: statement<[string, string, string, string, string, string | null, string]>(
+      sqlite,
+      `INSERT INTO confessions (id, author_id, nickname, content, emotion_tag, college, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    softDelete: statement<[string, string]>(
+      sqlite,
+      `UPDATE confessions SET deleted_at = ?, content = '', comment_count = 0, relatable_count = 0,
+         funny_count = 0, feel_you_count = 0, share_worthy_count = 0 WHERE id = ? AND deleted_at IS NULL`,
+    ),
+    deleteReactionsOf: statement<[string]>(
+      sqlite,
+      'DELETE FROM confession_reactions WHERE confession_id = ?',
+    ),
+    deleteCommentsOf: statement<[string]>(sqlite, 'DELETE FROM confession_comments WHERE confession_id = ?'),
+
+    addReaction: statement<[string, string, string, string]>(
+      sqlite,
+      `INSERT OR IGNORE INTO confession_reactions (confession_id, user_id, reaction_type, created_at)
+       VALUES (?, ?, ?, ?)`,
+    ),
+    removeReaction: statement<[string, string, string]>(
+      sqlite,
+      'DELETE FROM confession_reactions WHERE confession_id = ? AND user_id = ? AND reaction_type = ?',
+    ),
+    bump: {
+      relatable: bump('relatable'),
+      funny: bump('funny'),
+      feelYou: bump('feelYou'),
+      shareWorthy: bump('shareWorthy'),
+    } satisfies Record<ReactionType, unknown>,
+    myReactionsOn: statement<[string, string], { reaction_type: ReactionType }>(
+      sqlite,
+      'SELECT reaction_type FROM confession_reactions WHERE confession_id = ? AND user_id = ?',
+    ),
+
+    commentAuthor: statement<[string], { author_id: string; confession_id: string }>(
+      sqlite,
+      'SELECT author_id, confession_id FROM confession_comments WHERE id = ?',
+    ),
+    comment: statement<[{ viewer: string; id: string }], CommentRow>(
+      sqlite,
+      `SELECT ${COMMENT_COLUMNS} FROM confession_comments WHERE id = @id`,
+    ),
+    insertComment: statement<[string, string, string, string, string, string]>(
+      sqlite,
+      `INSERT INTO confession_comments (id, confession_id, author_id, nickname, content, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    bumpComments: statement<[string]>(
+      sqlite,
+      'UPDATE confessions SET comment_count = comment_count + 1 WHERE id = ?',
+    ),
+
+    // Feed: confessions_feed_idx / confessions_college_feed_idx, newest first.
+    feedAll: statement<[{ viewer: string; limit: number; offset: number }], ConfessionRow>(
+      sqlite,
+      `SELECT ${CARD_COLUMNS} FROM confessions WHERE deleted_at IS NULL
+        ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+    ),
+    feedCollege: statement<
+      [{ viewer: string; college: string; limit: number; offset: number }],
+      ConfessionRow
+    >(
+      sqlite,
+      `SELECT ${CARD_COLUMNS} FROM confessions WHERE deleted_at IS NULL AND college = @college
+        ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+    ),
+    countAll: statement<[], { n: number }>(
+      sqlite,
+      'SELECT count(*) AS n FROM confessions WHERE deleted_at IS NULL',
+    ),
+    countCollege: statement<[string], { n: number }>(
+      sqlite,
+      'SELECT count(*) AS n FROM confessions WHERE deleted_at IS NULL AND college = ?',
+    ),
+    // The viewer's own reactions on a page of confessions, never anyone else's. CROSS JOIN keeps the page's
+    // ids outside: one key lookup per card, not a scan of everything the viewer ever reacted to.
+    myReactionsIn: statement<[string, string], { confession_id: string; reaction_type: ReactionType }>(
+      sqlite,
+      `SELECT r.confession_id, r.reaction_type FROM json_each(?) j
+         CROSS JOIN confession_reactions r ON r.confession_id = j.value AND r.user_id = ?`,
+    ),
+    // The newest few comments of each confession of a page: one index range per confession.
+    newestComments: statement<[{ viewer: string; ids: string; per: number }], CommentRow>(
+      sqlite,
+      `SELECT c.id, c.confession_id, c.nickname, c.content, c.created_at, c.author_id = @viewer AS is_mine
+         FROM json_each(@ids) j, confession_comments c
+        WHERE c.id IN (SELECT id FROM confession_comments WHERE confession_id = j.value
+                        ORDER BY created_at DESC, id DESC LIMIT @per)`,
+    ),
+    commentsPage: statement<
+      [{ viewer: string; confessionId: string; limit: number; offset: number }],
+      CommentRow
+    >(
+      sqlite,
+      `SELECT ${COMMENT_COLUMNS} FROM confession_comments WHERE confession_id = @confessionId
+        ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+    ),
+  };
+}
+
+export type ConfessionStatements = ReturnType<typeof prepare>;
+
+const cache = new WeakMap<SQLite.Database, ConfessionStatements>();
+/** Prepared once per database. */
+export function confessionStatements(sqlite: SQLite.Database): ConfessionStatements {
+  let s = cache.get(sqlite);
+  if (!s) cache.set(sqlite, (s = prepare(sqlite)));
+  return s;
+}
