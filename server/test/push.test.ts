@@ -3,7 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushPayloadSchema, type NotificationType } from '@campus/protocol';
+import { pino } from 'pino';
 import { startServer } from '../src/server';
+import { createPushService } from '../src/lib/push/sender';
+import { loadOrCreateVapidKeys } from '../src/lib/push/vapid';
 import { notify } from '../src/modules/notifications/service';
 import { PUSH_REGISTER_RATE } from '../src/modules/notifications/routes';
 import { startTestServer, type TestServer } from './support/test-server';
@@ -99,6 +102,16 @@ describe('web push', () => {
     });
   });
 
+  it('pushes to every subscription of the user (each device)', async () => {
+    const gus = await createUser(server, 'Gus');
+    const [phone, laptop] = [await subscribe(gus), await subscribe(gus)];
+    const before = push.received.length;
+    notifyUser(gus);
+    await push.waitFor(before + 2);
+    const paths = push.received.slice(before).map((r) => r.path);
+    expect(paths.sort()).toEqual([phone.path, laptop.path].sort());
+  });
+
   it('sends nothing while the user has a live connection; a friend request opens the requests modal', async () => {
     const bob = await createUser(server, 'Bob');
     const sub = await subscribe(bob);
@@ -187,6 +200,46 @@ describe('web push', () => {
     }
     expect(statuses.slice(0, -1).every((s) => s === 201)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
+  });
+});
+
+describe('push failures', () => {
+  it('are logged with the push service origin and status, never the subscription path or keys', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const service = createPushService({
+      vapid: loadOrCreateVapidKeys(server.dataDir),
+      subject: 'mailto:ops@campustalk.local',
+      log,
+      allowHttpEndpoints: true,
+    });
+    const browser = browserKeys();
+    const target = { endpoint: `${push.base}/secret-subscription-token`, keys: browser.keys };
+    const payload = {
+      title: 't',
+      body: 'b',
+      url: '/confessions',
+      type: 'confession_reaction',
+      notificationId: 'n',
+    };
+    push.answer(500);
+    try {
+      expect(await service.send(target, payload, { urgency: 'normal' })).toBe('failed');
+    } finally {
+      push.answer(201);
+    }
+    expect(
+      await service.send({ ...target, endpoint: 'http://127.0.0.1:1/secret-subscription-token' }, payload, {
+        urgency: 'normal',
+      }),
+    ).toBe('failed');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(push.base);
+    expect(lines[0]).toContain('500');
+    for (const line of lines) {
+      expect(line).not.toContain('secret-subscription-token');
+      expect(line).not.toContain(browser.keys.auth);
+    }
   });
 });
 
