@@ -2,6 +2,7 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { AdminDocumentsPage } from '../features/admin/AdminDocumentsPage';
 import { AuthScreen } from '../features/auth/AuthScreen';
 import { ChatPage } from '../features/chat/ChatPage';
+import { ConfessionsPage } from '../features/confessions/ConfessionsPage';
 import { CreateGroupPage } from '../features/create-group/CreateGroupPage';
 import { GroupChatPage } from '../features/group-chat/GroupChatPage';
 import * as screens from '../features/pages/screens';
@@ -44,7 +45,7 @@ export function AppRoutes() {
           <Route path="/focused-talk" element={<screens.FocusedTalkPage />} />
           <Route path="/focused-talk-options" element={<screens.FocusedTalkOptionsPage />} />
           <Route path="/friends" element={<screens.FriendsPage />} />
-          <Route path="/confessions" element={<screens.ConfessionsPage />} />
+          <Route path="/confessions" element={<ConfessionsPage />} />
           <Route path="/call-history" element={<screens.CallHistoryPage />} />
           <Route path="/profile" element={<ProfilePage />} />
           <Route path="/call" element={<screens.CallPage />} />

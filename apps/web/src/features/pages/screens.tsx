@@ -34,13 +34,6 @@ export const FocusedTalkOptionsPage = () => (
 export const FriendsPage = () => (
   <PlaceholderPage title="Friends" icon="users" purpose="The students you are friends with." />
 );
-export const ConfessionsPage = () => (
-  <PlaceholderPage
-    title="Confessions"
-    icon="heart"
-    purpose="Anonymous confessions from your campus and beyond."
-  />
-);
 export const CallHistoryPage = () => (
   <PlaceholderPage title="Call history" icon="chat" purpose="Your recent audio and video calls." />
 );

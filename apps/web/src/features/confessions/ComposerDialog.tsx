@@ -1,0 +1,128 @@
+import { useId, useState, type FormEvent } from 'react';
+import {
+  CONFESSIONS,
+  DEFAULT_MOOD,
+  MOODS,
+  censorConfirm,
+  moodLabel,
+  type Confession,
+} from '@campus/protocol';
+import { useApi } from '../../lib/ApiContext';
+import { errorLine, postConfession, type ErrorLine } from './confessions-api';
+import { ConfirmDialog, Dialog } from './Dialog';
+import { ErrorText } from './ErrorText';
+import { useModeration } from './useModeration';
+import { cardFontPx } from './reaction-toggle';
+
+interface ComposerProps {
+  college: string | null;
+  nickname: string;
+  onClose(): void;
+  onPosted(confession: Confession | null): void;
+}
+
+/** The post composer: mood, text (1000 characters), live preview, moderation and the censor confirmation. */
+export function ComposerDialog({ college, nickname, onClose, onPosted }: ComposerProps) {
+  const api = useApi();
+  const textId = useId();
+  const counterId = useId();
+  const [mood, setMood] = useState<string>(DEFAULT_MOOD);
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorLine | null>(null);
+  const [confirm, setConfirm] = useState<string | null>(null);
+  const { preview, resolve } = useModeration(text);
+
+  async function send(content: string) {
+    setBusy(true);
+    setError(null);
+    try {
+      onPosted(await postConfession(api, { content, emotionTag: mood, college }));
+    } catch (failure) {
+      setError(errorLine(failure, 'Failed to post confession', true));
+      setBusy(false);
+    }
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!text.trim() || busy) return;
+    setBusy(true);
+    const verdict = await resolve(text);
+    setBusy(false);
+    if (verdict.has_blocked_words) setConfirm(verdict.censored_text);
+    else await send(text);
+  }
+
+  const shown = preview?.has_blocked_words ? preview.censored_text : text;
+  return (
+    <Dialog title="Post a confession" onClose={onClose}>
+      <form className="cf-form" onSubmit={(event) => void submit(event)}>
+        <fieldset className="cf-moods">
+          <legend className="field__label">Mood</legend>
+          {MOODS.map((option) => (
+            <label key={option.id} className="cf-mood">
+              <input
+                type="radio"
+                name="mood"
+                value={option.tag}
+                checked={mood === option.tag}
+                onChange={() => setMood(option.tag)}
+              />
+              <span aria-hidden="true">{option.tag}</span> {option.label}
+            </label>
+          ))}
+        </fieldset>
+        <label className="field__label" htmlFor={textId}>
+          Your confession
+        </label>
+        <textarea
+          id={textId}
+          className="field__input cf-textarea"
+          rows={5}
+          value={text}
+          maxLength={CONFESSIONS.maxConfessionLength}
+          aria-describedby={counterId}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <p className="cf-counter" id={counterId}>
+          {text.length}/{CONFESSIONS.maxConfessionLength}
+        </p>
+        <section className="cf-preview" aria-label="Preview">
+          <p className="cf-card__meta">
+            <span className="cf-mood-badge">
+              {mood} {moodLabel(mood)}
+            </span>
+            <span>{nickname}</span>
+          </p>
+          <p className="cf-card__text" style={{ fontSize: cardFontPx(shown.length, 18, 28) }}>
+            {shown || 'Your words will appear here.'}
+          </p>
+          {preview?.has_blocked_words ? <p className="cf-note">Some words will be censored.</p> : null}
+        </section>
+        <ErrorText error={error} />
+        <div className="cf-dialog__actions">
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={!text.trim() || busy}>
+            Post
+          </button>
+        </div>
+      </form>
+      {confirm !== null ? (
+        <ConfirmDialog
+          title="Censored words"
+          message={censorConfirm(confirm)}
+          confirmLabel="Continue"
+          onCancel={() => setConfirm(null)}
+          onConfirm={() => {
+            const censored = confirm;
+            setConfirm(null);
+            void send(censored);
+          }}
+        />
+      ) : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,178 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { CONFESSIONS, feedError, type Confession } from '@campus/protocol';
+import type { CampusDatabase } from '@campus/sync';
+import { isApiError, type ApiClient } from '../../lib/api';
+import { useApi } from '../../lib/ApiContext';
+import { useSync } from '../sync/sync-context';
+import { fetchFeed } from './confessions-api';
+import { cacheFeedPage, readCachedFeed, updateCachedConfession } from './feed-cache';
+
+export type FeedTab = 'college' | 'all';
+
+export interface FeedState {
+  /** Which tab and college these rows belong to. */
+  key: string;
+  items: Confession[];
+  /** Pages loaded so far (0 before the first answer). */
+  page: number;
+  hasMore: boolean;
+  loading: boolean;
+  /** 'Feed error {status}'. */
+  error: string | null;
+  /** The first page could not be fetched: these are the cached cards. */
+  offline: boolean;
+  total: number | null;
+  collegeTotal: number | null;
+}
+
+const EMPTY: FeedState = {
+  key: '',
+  items: [],
+  page: 0,
+  hasMore: true,
+  loading: true,
+  error: null,
+  offline: false,
+  total: null,
+  collegeTotal: null,
+};
+
+type Update = (state: FeedState) => FeedState;
+
+/** Loads one page and says how the state changes: the page, the cached feed when offline, or the error. */
+async function nextState(input: {
+  api: ApiClient;
+  db: CampusDatabase;
+  page: number;
+  filter: string | null;
+  key: string;
+  allTab: boolean;
+}): Promise<Update> {
+  const { api, db, page, filter, key } = input;
+  try {
+    const answer = await fetchFeed(api, page, filter);
+    // The cache is a convenience: a failing IndexedDB must not break the online feed.
+    void cacheFeedPage(db, page, answer.confessions, input.allTab).catch(() => undefined);
+    return (s) => {
+      const known = new Set(page === 1 ? [] : s.items.map((item) => item.id));
+      const fresh = answer.confessions.filter((item) => !known.has(item.id));
+      return {
+        key,
+        items: page === 1 ? fresh : [...s.items, ...fresh],
+        page,
+        hasMore: answer.confessions.length === CONFESSIONS.feedPageSize,
+        loading: false,
+        error: null,
+        offline: false,
+        total: answer.total,
+        collegeTotal: answer.collegeTotal,
+      };
+    };
+  } catch (error) {
+    if (isApiError(error) && error.kind === 'network') {
+      if (page > 1) return (s) => ({ ...s, hasMore: false, loading: false });
+      const cached = await readCachedFeed(db, filter).catch(() => []);
+      return () => ({ ...EMPTY, key, items: cached, page: 1, hasMore: false, loading: false, offline: true });
+    }
+    const status = isApiError(error) ? error.status : 0;
+    return (s) => ({
+      ...(s.key === key ? s : { ...EMPTY, total: s.total, collegeTotal: s.collegeTotal }),
+      key,
+      loading: false,
+      hasMore: false,
+      error: feedError(status),
+    });
+  }
+}
+
+/**
+ * One tab of the feed: pages of 10 (more while a page is full), written to the local cache as they arrive
+ * and read back from it when the network is down.
+ */
+export function useFeed(tab: FeedTab, college: string | null) {
+  const api = useApi();
+  const { db } = useSync();
+  const [state, setState] = useState<FeedState>(EMPTY);
+  const generation = useRef(0);
+  const busy = useRef(false);
+  const filter = tab === 'college' ? college : null;
+  const key = `${tab}|${filter ?? ''}`;
+
+  /** Fetches a page and stores the answer; the caller shows the loading state first (or the tab is new). */
+  const fetchPage = useCallback(
+    (page: number) => {
+      const mine = generation.current;
+      busy.current = true;
+      return nextState({ api, db, page, filter, key, allTab: tab === 'all' })
+        .then((update) => {
+          if (mine === generation.current) setState(update);
+        })
+        .finally(() => {
+          if (mine === generation.current) busy.current = false;
+        });
+    },
+    [api, db, filter, tab, key],
+  );
+
+  const load = useCallback(
+    (page: number) => {
+      setState((s) =>
+        s.key === key
+          ? { ...s, loading: true, error: page === 1 ? null : s.error }
+          : { ...EMPTY, key, total: s.total, collegeTotal: s.collegeTotal },
+      );
+      return fetchPage(page);
+    },
+    [fetchPage, key],
+  );
+
+  const reload = useCallback(() => {
+    generation.current += 1;
+    busy.current = false;
+    return load(1);
+  }, [load]);
+
+  useEffect(() => {
+    generation.current += 1;
+    busy.current = false;
+    // A new tab shows as EMPTY (loading) until its first page arrives: `current` below.
+    void fetchPage(1);
+    return () => {
+      generation.current += 1;
+    };
+  }, [fetchPage]);
+
+  const current =
+    state.key === key ? state : { ...EMPTY, key, total: state.total, collegeTotal: state.collegeTotal };
+  const { hasMore, page } = current;
+  const loadMore = useCallback(() => {
+    if (busy.current || !hasMore || page === 0) return Promise.resolve();
+    return load(page + 1);
+  }, [load, hasMore, page]);
+
+  /** Replaces one card (an optimistic change or the server's answer) here and in the cache. */
+  const patch = useCallback(
+    (id: string, change: (item: Confession) => Confession) => {
+      setState((s) => ({
+        ...s,
+        items: s.items.map((item) => {
+          if (item.id !== id) return item;
+          const next = change(item);
+          void updateCachedConfession(db, next).catch(() => undefined);
+          return next;
+        }),
+      }));
+    },
+    [db],
+  );
+
+  const remove = useCallback((id: string) => {
+    setState((s) => ({
+      ...s,
+      items: s.items.filter((item) => item.id !== id),
+      total: s.total === null ? null : Math.max(0, s.total - 1),
+    }));
+  }, []);
+
+  return { ...current, loadMore, reload, patch, remove };
+}

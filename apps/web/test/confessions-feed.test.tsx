@@ -1,0 +1,146 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { CONFESSION_MSG } from '@campus/protocol';
+import { mockServer, storeSessionFor, student } from './helpers';
+import { resetDatabase, userDatabase } from './sync-provider-fake';
+import {
+  NICKNAME_SET,
+  SLOW,
+  allFeed,
+  card,
+  cards,
+  collegeFeed,
+  confession,
+  feedPage,
+  many,
+  renderConfessions,
+} from './confessions-kit';
+
+afterEach(() => resetDatabase(student.id));
+
+/** jsdom has no IntersectionObserver: this one lets the test say when the end of the list is near. */
+function stubIntersectionObserver() {
+  const observers: { callback: IntersectionObserverCallback; options?: IntersectionObserverInit }[] = [];
+  class Observer {
+    constructor(callback: IntersectionObserverCallback, options?: IntersectionObserverInit) {
+      observers.push({ callback, options });
+    }
+    observe() {}
+    disconnect() {}
+  }
+  vi.stubGlobal('IntersectionObserver', Observer);
+  const nearEnd = () => {
+    const latest = observers[observers.length - 1]!;
+    latest.callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver);
+  };
+  return { observers, nearEnd };
+}
+
+describe('Confessions feed', () => {
+  it('shows the cards of the college tab with counts, mood, nickname, time, and the end marker', async () => {
+    mockServer({
+      ...storeSessionFor(student),
+      ...NICKNAME_SET,
+      [collegeFeed(1)]: () =>
+        feedPage(
+          [
+            confession('c1', { nickname: 'NightOwl', emotionTag: '😢', content: 'Short one' }),
+            confession('c2', { content: 'x'.repeat(600) }),
+          ],
+          57,
+          2,
+        ),
+      [allFeed(1)]: () => feedPage([confession('c3', { college: 'IIT Delhi', nickname: 'Wanderer' })], 57, 2),
+    });
+    renderConfessions();
+    await waitFor(() => expect(cards()).toHaveLength(2), SLOW);
+    expect(screen.getByRole('heading', { name: 'Confessions', level: 1 })).toBeTruthy();
+    expect(screen.getByText('57 confessions')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Your College (2)' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tab', { name: 'Top (All) (57)' }).getAttribute('aria-selected')).toBe('false');
+
+    const first = card('NightOwl');
+    expect(within(first).getByText('Sad')).toBeTruthy();
+    expect(within(first).getByText('5m ago')).toBeTruthy();
+    // No college badge on the college tab.
+    expect(within(first).queryByText('IIT Bombay')).toBeNull();
+    // Font auto-size: a short text is big, a long one small, within 18–46 px.
+    expect(within(first).getByText('Short one').style.fontSize).toBe('46px');
+    expect(within(card('Anon')).getByText('x'.repeat(600)).style.fontSize).toBe('18px');
+    expect(screen.getByText(CONFESSION_MSG.end)).toBeTruthy();
+    expect(screen.queryByText(CONFESSION_MSG.nicknameBanner)).toBeNull();
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Top (All) (57)' }));
+    await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
+    expect(within(card('Wanderer')).getByText('IIT Delhi')).toBeTruthy();
+  });
+
+  it('shows the empty state, and the feed error with its status in red', async () => {
+    mockServer({
+      ...storeSessionFor(student),
+      ...NICKNAME_SET,
+      [collegeFeed(1)]: () => feedPage([], 4, 0),
+      [allFeed(1)]: () => ({ status: 500, body: { error: 'boom' } }),
+    });
+    renderConfessions();
+    expect(await screen.findByText(CONFESSION_MSG.emptyTitle, {}, SLOW)).toBeTruthy();
+    expect(screen.getByText(CONFESSION_MSG.emptyBody)).toBeTruthy();
+    expect(screen.queryByText(CONFESSION_MSG.end)).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Top (All) (4)' }));
+    const error = await screen.findByRole('alert', {}, SLOW);
+    expect(error.textContent).toBe('Feed error 500');
+  });
+
+  it('hides Your College for a user without a college and loads more while pages are full', async () => {
+    const observer = stubIntersectionObserver();
+    const noCollege = { ...student, college: null };
+    const { calls } = mockServer({
+      ...storeSessionFor(noCollege),
+      ...NICKNAME_SET,
+      [allFeed(1)]: () => feedPage(many('a', 10), 13, 0),
+      [allFeed(2)]: () => feedPage(many('b', 3), 13, 0),
+    });
+    renderConfessions();
+    await waitFor(() => expect(cards()).toHaveLength(10), SLOW);
+    expect(screen.queryByRole('tab', { name: /Your College/ })).toBeNull();
+    expect(screen.getByRole('tab', { name: 'Top (All) (13)' })).toBeTruthy();
+    expect(screen.queryByText(CONFESSION_MSG.end)).toBeNull();
+    expect(observer.observers.at(-1)?.options?.rootMargin).toBe('800px 0px');
+
+    act(() => observer.nearEnd());
+    await waitFor(() => expect(cards()).toHaveLength(13), SLOW);
+    expect(screen.getByText(CONFESSION_MSG.end)).toBeTruthy();
+    // A page of 3 is the last: no third request however close the end comes.
+    act(() => observer.nearEnd());
+    expect(calls.filter((call) => call.path.startsWith('/api/confessions/feed'))).toHaveLength(2);
+  });
+
+  it('stores loaded pages and shows the cached cards when the feed is opened offline', async () => {
+    const server = mockServer({
+      ...storeSessionFor(student),
+      ...NICKNAME_SET,
+      [collegeFeed(1)]: () => feedPage([], 2, 0),
+      [allFeed(1)]: () =>
+        feedPage([confession('o1', { nickname: 'First' }), confession('o2', { nickname: 'Second' })]),
+    });
+    renderConfessions('/confessions?confessionId=none');
+    await waitFor(() => expect(cards()).toHaveLength(2), SLOW);
+    const db = userDatabase(student.id);
+    await waitFor(async () => expect(await db.confessions.count()).toBe(2), SLOW);
+
+    server.fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
+      if (String(input) === '/api/auth/me') return new Response(JSON.stringify(student), { status: 200 });
+      throw new TypeError('Failed to fetch');
+    });
+    fireEvent.click(screen.getByRole('tab', { name: /Your College/ }));
+    // The college tab offline: only that college's cached rows (both are IIT Bombay).
+    await waitFor(() => expect(cards()).toHaveLength(2), SLOW);
+    expect(screen.getByText('You are offline: showing saved confessions.')).toBeTruthy();
+    expect(
+      cards().map(
+        (item) => item.getAttribute('aria-labelledby') && within(item).getByText(/First|Second/).textContent,
+      ),
+    ).toEqual(['First', 'Second']);
+  });
+});
