@@ -28,11 +28,23 @@ export const ALLOW_LIST: readonly string[] = [
   'shitake',
   'matsushita',
   'dickens',
+  'dickinson',
+  'dickson',
+  'dickie',
+  'dickey',
+  'cockpit',
+  'rapeseed',
+  'cumin',
+  'wankel',
+  'wankhede',
+  'shiitake',
+  'fukuoka',
   // Indonesian: me- + pekik/pekak
   'memekik',
   'memekikkan',
   'memekakkan',
   'memekakan',
+  'memekat',
   // Hindi / place names
   'lund university',
 ];

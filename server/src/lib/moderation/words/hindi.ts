@@ -5,7 +5,9 @@
  * 'kutta'/'kutte' (dog) and 'haram' (forbidden, a religious term) are ordinary words and stay allowed on
  * their own; the insults built on them are listed ('kutiya', 'kutte ki aulad', 'haramzada', 'harami').
  * 'randi' is whole-word, which still hits the English given name Randi: accepted, the slur is far more
- * common here. 'sala'/'saala' (brother-in-law) is left out.
+ * common here. Left out on purpose: 'sala'/'saala' (brother-in-law); 'kutti', which is 'little one / kid'
+ * in Tamil and Malayalam; 'jhaat' alone, which collapses to 'jhat' as in 'jhat se' (at once) and 'jhatka';
+ * 'hijra' (also the Hijrah); 'teri maa ki' (your mother's…) without the word that follows.
  */
 export const HINDI_WORDS: readonly string[] = [
   '|chutiya',
@@ -28,7 +30,6 @@ export const HINDI_WORDS: readonly string[] = [
   '|madarchot',
   '|maderjat',
   '|maa ki chut',
-  '|teri maa ki',
   '|gandu',
   '|gaandu',
   '|gaand|',
@@ -42,7 +43,6 @@ export const HINDI_WORDS: readonly string[] = [
   '|haramkhor',
   '|kutiya',
   '|kuttiya',
-  '|kutti|',
   '|kutte ki aulad',
   '|kutte kamine',
   '|kamina|',
@@ -59,12 +59,10 @@ export const HINDI_WORDS: readonly string[] = [
   '|lauda|',
   '|loda|',
   '|lodu|',
-  '|jhaat',
+  '|jhaatu|',
   '|jhant',
   '|chodu|',
   '|chudai',
-  '|chudail',
   '|chinal',
   '|hijda|',
-  '|hijra|',
 ];

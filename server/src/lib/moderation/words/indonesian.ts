@@ -9,6 +9,7 @@
  *   'daging babi' (pork) or a zoo story is not censored. The whole phrase is censored.
  * - 'memek' has the prefix form, but 'memekik' (to shriek) and 'memekakkan' (deafening) are allow-listed.
  * - 'bego' is whole-word so 'begonia' is untouched; 'tai' (also a common name) is left out, 'taik' kept.
+ * - 'pantek' is whole-word: 'Pantekosta' (Pentecostal) is a church name.
  */
 export const INDONESIAN_WORDS: readonly string[] = [
   '|anjing|',
@@ -46,18 +47,18 @@ export const INDONESIAN_WORDS: readonly string[] = [
   '|jancok',
   '|dancok',
   '|cuki|',
-  '|pantek',
+  '|pantek|',
   '|lonte',
   '|perek|',
   '|sundal',
   '|bencong|',
-  '|dasar babi',
+  '|dasar babi|',
   '|babi lu|',
   '|babi lo|',
   '|babi kau|',
   '|babi kamu|',
-  '|muka babi',
-  '|dasar monyet',
+  '|muka babi|',
+  '|dasar monyet|',
   '|monyet lu|',
   '|monyet lo|',
 ];
