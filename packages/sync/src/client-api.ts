@@ -1,5 +1,6 @@
 import type { MessageErrorFrame, ReactionType, UserRef } from '@campus/protocol';
 import type { ConfessionAuthor } from './confession-writes';
+import type { LocalConfession } from './database';
 import type { CampusDatabase } from './database';
 import type { NetworkSignal, RealtimeTiming } from './realtime-connection';
 
@@ -117,4 +118,16 @@ export interface CampusSyncClient extends SyncClient {
   commentConfession(confessionId: string, content: string, author?: ConfessionAuthor): Promise<string>;
   postConfession(content: string, emotionTag: string, author?: ConfessionAuthor): Promise<string>;
   markNotificationRead(notificationId: string): Promise<void>;
+
+  /**
+   * Stores confessions loaded through REST (the caller sets feedOrder), keeping this device's queued
+   * reactions and comments on top of the server's rows so a reload never hides a write not yet delivered.
+   */
+  cacheConfessions(rows: readonly LocalConfession[]): Promise<void>;
+  /**
+   * `GET /api/notifications` into db.notifications (a mark still queued here stays read). Resolves with
+   * the unread count as this device sees it; rejects with 'Failed to load notifications'. Also run after
+   * every sync_reset, whose snapshot carries no notifications.
+   */
+  loadNotifications(): Promise<number>;
 }

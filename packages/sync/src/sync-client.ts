@@ -34,6 +34,9 @@ import {
 import { MutationIds, rollback, rowsAfter, settle } from './outbox';
 import { browserNetworkSignal, RealtimeConnection } from './realtime-connection';
 import { applySnapshot } from './snapshot';
+import { storeConfessions } from './confession-cache';
+import { loadNotifications } from './notification-fetch';
+import type { LocalConfession } from './database';
 import { TaskQueue } from './task-queue';
 
 /** offline: no session; pulling: catching up since the cursor (live pushes wait); live: caught up. */
@@ -186,6 +189,14 @@ class SyncEngine implements CampusSyncClient {
   async markNotificationRead(notificationId: string): Promise<void> {
     await writeNotificationRead(this.writer, notificationId);
     this.flushSoon();
+  }
+
+  cacheConfessions(rows: readonly LocalConfession[]): Promise<void> {
+    return storeConfessions(this.db, rows);
+  }
+
+  loadNotifications(): Promise<number> {
+    return loadNotifications(this.history);
   }
 
   typing(target: TypingTarget): void {
@@ -347,6 +358,8 @@ class SyncEngine implements CampusSyncClient {
 
   private async applyReset(reset: SyncResetFrame, generation: number): Promise<void> {
     await applySnapshot(this.db, this.userId, reset);
+    // The snapshot holds no notifications: those made since the old cursor come through REST.
+    this.loadNotifications().catch(() => undefined);
     if (generation === this.session && this.connection.isLive(generation)) await this.finishPull(generation);
   }
 

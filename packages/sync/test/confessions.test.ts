@@ -157,6 +157,29 @@ describe('confession comments and posts', () => {
   });
 });
 
+describe('feed reloads', () => {
+  it('keeps queued reactions and comments over a reloaded card until the server has them', async () => {
+    const server = new FakeServer(ME);
+    const c = makeClient(server);
+    client = c;
+    const card = confession();
+    await c.db.confessions.put(card);
+    await c.reactConfession(card.id, 'funny', true);
+    const commentId = await c.commentConfession(card.id, 'me too', { nickname: 'ana' });
+
+    await c.cacheConfessions([{ ...card, feedOrder: 3 }]); // the server's row, without them
+    const shown = await c.db.confessions.get(card.id);
+    expect(shown).toMatchObject({ feedOrder: 3, commentCount: 1, myReactions: ['feelYou', 'funny'] });
+    expect(shown?.reactions.funny).toBe(1);
+    expect(shown?.comments).toMatchObject([{ id: commentId, nickname: 'ana', content: 'me too' }]);
+
+    c.start();
+    await drained(c);
+    await c.cacheConfessions([card]); // delivered: the server's row is the truth again
+    expect(await c.db.confessions.get(card.id)).toEqual(card);
+  });
+});
+
 describe('exactly once', () => {
   it('resends every confession and notification write after a reconnect; the server applies each once', async () => {
     const server = new FakeServer(ME);

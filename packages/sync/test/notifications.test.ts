@@ -97,6 +97,8 @@ describe('notifications', () => {
     const card = confession();
     await c.db.notifications.put({ ...note, unread: 1 });
     await c.db.confessions.put(card);
+    const missed = notification({ title: 'Made while this device was away' });
+    server.notifications = { notifications: [missed], unreadCount: 1 };
     server.emit({ type: 'notification_read', seq: 0, notificationId: 'elsewhere' }); // the reset's cursor is 1
     c.start();
     await waitFor(() => c.getState().status === 'online');
@@ -104,5 +106,26 @@ describe('notifications', () => {
     await waitFor(async () => expect((await c.db.meta.get('sync.cursor'))?.value).toBe(1));
     expect(await c.db.notifications.get(note.id)).toMatchObject({ id: note.id, unread: 1 });
     expect(await c.db.confessions.get(card.id)).toEqual(card);
+    // What the snapshot could not carry is fetched through REST.
+    await waitFor(async () => expect(await c.db.notifications.get(missed.id)).toMatchObject(missed));
+    expect(await unreadCount(c)).toBe(2);
+  });
+
+  it('loads the list through REST, keeping a read whose mark is still queued, and fails with the spec text', async () => {
+    const server = new FakeServer(ME);
+    const c = makeClient(server);
+    client = c;
+    const a = notification();
+    const b = notification();
+    await c.db.notifications.put({ ...a, unread: 1 });
+    await c.markNotificationRead(a.id); // offline: queued
+    server.notifications = { notifications: [a, b], unreadCount: 5 };
+    expect(await c.loadNotifications()).toBe(4);
+    expect(await c.db.notifications.get(a.id)).toMatchObject({ isRead: true, unread: 0 });
+    expect(await c.db.notifications.get(b.id)).toMatchObject({ isRead: false, unread: 1 });
+    expect(server.requests).toEqual(['/api/notifications']);
+
+    server.notifications = 500;
+    await expect(c.loadNotifications()).rejects.toThrow('Failed to load notifications');
   });
 });

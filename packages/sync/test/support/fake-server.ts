@@ -1,5 +1,6 @@
 import {
   clientFrameSchema,
+  type AppNotification,
   type Change,
   type ClientFrame,
   type DirectMessage,
@@ -37,6 +38,26 @@ export class FakeServer {
   silent = false;
   /** Refuse hello with this close code. */
   closeOnHello: number | null = null;
+  /** What `GET /api/notifications` answers; a number answers that HTTP status instead. */
+  notifications: { notifications: AppNotification[]; unreadCount: number } | number = {
+    notifications: [],
+    unreadCount: 0,
+  };
+  /** REST requests the clients made (path only). */
+  readonly requests: string[] = [];
+
+  /** The REST side, as `fetchImpl`: only the notifications list; everything else is 404. */
+  readonly fetch: typeof fetch = (input) => {
+    const path = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)
+      .pathname;
+    this.requests.push(path);
+    const answer = path === '/api/notifications' ? this.notifications : 404;
+    return Promise.resolve(
+      typeof answer === 'number'
+        ? new Response('{}', { status: answer })
+        : new Response(JSON.stringify(answer), { headers: { 'content-type': 'application/json' } }),
+    );
+  };
 
   constructor(
     readonly self: UserRef,

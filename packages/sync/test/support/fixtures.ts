@@ -41,6 +41,7 @@ export function makeClient(
     wsUrl: 'ws://campus.test/ws',
     db,
     WebSocketImpl: server.WebSocketImpl,
+    fetchImpl: server.fetch,
     timing: { ...FAST, ...timing },
     network,
   });
