@@ -64,7 +64,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       vapid: loadOrCreateVapidKeys(config.dataDir),
       subject: vapidSubject(config.mailFrom),
       log,
-      allowHttpEndpoints: config.nodeEnv !== 'production',
+      allowLocalEndpoints: config.nodeEnv !== 'production',
     }),
     log,
     mailer,

@@ -211,7 +211,7 @@ describe('push failures', () => {
       vapid: loadOrCreateVapidKeys(server.dataDir),
       subject: 'mailto:ops@campustalk.local',
       log,
-      allowHttpEndpoints: true,
+      allowLocalEndpoints: true,
     });
     const browser = browserKeys();
     const target = { endpoint: `${push.base}/secret-subscription-token`, keys: browser.keys };
@@ -240,6 +240,36 @@ describe('push failures', () => {
       expect(line).not.toContain('secret-subscription-token');
       expect(line).not.toContain(browser.keys.auth);
     }
+  });
+});
+
+describe('push endpoints in production', () => {
+  it('must be public https push services, so a user cannot aim the server inward', () => {
+    const service = createPushService({
+      vapid: loadOrCreateVapidKeys(server.dataDir),
+      subject: 'mailto:ops@campustalk.local',
+      log: pino({ level: 'silent' }),
+      allowLocalEndpoints: false,
+    });
+    for (const ok of [
+      'https://fcm.googleapis.com/fcm/send/abc',
+      'https://updates.push.services.mozilla.com/wpush/v2/abc',
+      'https://web.push.apple.com/abc',
+    ])
+      expect(service.acceptsEndpoint(ok)).toBe(true);
+    for (const refused of [
+      'http://fcm.googleapis.com/fcm/send/abc',
+      'https://127.0.0.1/x',
+      'https://[::1]/x',
+      'https://localhost/x',
+      'https://localhost./x',
+      'https://metadata.internal/x',
+      'https://printer.local/x',
+      'https://intranet/x',
+      'https://user:pw@fcm.googleapis.com/x',
+      'not a url',
+    ])
+      expect(service.acceptsEndpoint(refused)).toBe(false);
   });
 });
 

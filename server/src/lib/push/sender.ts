@@ -21,7 +21,7 @@ export interface PushService {
   /** The VAPID public key browsers subscribe with. */
   readonly publicKey: string;
   send(target: PushTarget, payload: PushPayload, options: PushSendOptions): Promise<PushResult>;
-  /** Whether an endpoint may be stored: https always; http only outside production (local test services). */
+  /** Whether an endpoint may be stored: a public https URL; outside production also http and local hosts. */
   acceptsEndpoint(endpoint: string): boolean;
 }
 
@@ -30,8 +30,8 @@ export interface PushServiceOptions {
   /** `mailto:` or https URL the push services may contact. */
   subject: string;
   log: Logger;
-  /** Outside production an http endpoint is allowed, so tests can run a local push service. */
-  allowHttpEndpoints: boolean;
+  /** Outside production http and local hosts are allowed, so tests can run a local push service. */
+  allowLocalEndpoints: boolean;
 }
 
 /** A day: a reaction told later than that is no longer news; the panel still lists it. */
@@ -45,6 +45,13 @@ export function endpointOrigin(endpoint: string): string {
   } catch {
     return 'invalid';
   }
+}
+
+/** IP literals and single-label or local names: never a push service. */
+function isLocalHost(hostname: string): boolean {
+  const host = hostname.replace(/\.$/, '');
+  if (host.startsWith('[') || /^[\d.]+$/.test(host)) return true;
+  return !host.includes('.') || /\.(?:local|localhost|internal|lan|home|arpa)$/i.test(host);
 }
 
 /**
@@ -63,8 +70,9 @@ export function createPushService(options: PushServiceOptions): PushService {
       return false;
     }
     if (url.username || url.password) return false;
-    if (url.protocol === 'https:') return true;
-    return options.allowHttpEndpoints && url.protocol === 'http:';
+    if (options.allowLocalEndpoints) return url.protocol === 'https:' || url.protocol === 'http:';
+    // Push services are public https hosts; anything else would let a user aim the server's POSTs inward.
+    return url.protocol === 'https:' && !isLocalHost(url.hostname);
   }
 
   return {
