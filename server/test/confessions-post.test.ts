@@ -195,3 +195,19 @@ describe('deleting', () => {
     expect((await server.get(`/api/confessions/${id}/comments`, other.token)).status).toBe(404);
   });
 });
+
+describe('rate limits', () => {
+  it('stops a user posting more than 20 confessions an hour', async () => {
+    const spammer = await student(server, 'Spammer');
+    for (let i = 0; i < 20; i++) await postAs(server, spammer, `post ${i}`);
+    const refused = await server.post(
+      '/api/confessions/post',
+      { content: 'one more', emotionTag: '😐' },
+      spammer.token,
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+    // Others are not affected.
+    await postAs(server, await student(server, 'Calm'), 'still fine');
+  });
+});
