@@ -129,10 +129,25 @@ describe('the notifications panel', () => {
     expect(screen.queryByRole('dialog')).not.toBeNull();
     fireEvent.mouseDown(screen.getByRole('button', { name: 'Outside' }));
     expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).not.toBe(bell());
 
     fireEvent.click(bell());
     fireEvent.click(within(panel()).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
+
+describe('the panel offline', () => {
+  it('shows the cached notifications when the server cannot be reached', async () => {
+    mockServer({ 'GET /api/notifications': () => 'network-error' });
+    const db = renderBell();
+    await cacheRows(db, [notification({ id: 'n-1', title: 'Cached reaction' })]);
+    await waitFor(() => expect(bell().textContent).toBe('1 unread'));
+    fireEvent.click(bell());
+    expect(await screen.findByRole('button', { name: /Cached reaction/ })).toBeTruthy();
+    const list = panel().querySelector('.notifications-panel__list');
+    await waitFor(() => expect(list?.getAttribute('aria-busy')).toBe('false'));
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });
 

@@ -16,7 +16,8 @@ interface NotificationsPanelProps {
   /** The bell: a click on it is not a click outside (it toggles the panel itself). */
   anchorRef: RefObject<HTMLElement | null>;
   onSelect(notification: AppNotification): void;
-  onClose(): void;
+  /** restoreFocus false for a click outside: focus goes where the user clicked. */
+  onClose(restoreFocus?: boolean): void;
   /** 'Enable notifications' (web push), when the browser can still ask. */
   onEnablePush?: () => void;
 }
@@ -50,7 +51,7 @@ export function NotificationsPanel(props: NotificationsPanelProps) {
     const onPointer = (event: PointerEvent | MouseEvent) => {
       const target = event.target as Node | null;
       if (!target || panelRef.current?.contains(target) || anchorRef.current?.contains(target)) return;
-      onClose();
+      onClose(false);
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('mousedown', onPointer);
@@ -67,7 +68,7 @@ export function NotificationsPanel(props: NotificationsPanelProps) {
         <h2 className="notifications-panel__title" id={titleId}>
           Notifications
         </h2>
-        <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+        <button type="button" className="icon-button" aria-label="Close" onClick={() => onClose()}>
           <Icon name="close" size={18} />
         </button>
       </div>

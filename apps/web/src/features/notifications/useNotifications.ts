@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { AppNotification } from '@campus/protocol';
 import type { SyncClient } from '@campus/sync';
+import { isApiError } from '../../lib/api';
 import { useApi } from '../../lib/ApiContext';
 import { usePlatform } from '../../platform';
 import { useSync } from '../sync/sync-context';
@@ -51,6 +52,10 @@ export function useNotifications(): NotificationsState {
   const [readHere, setReadHere] = useState<ReadonlySet<string>>(new Set());
   const [status, setStatus] = useState<PanelStatus>('idle');
   const request = useRef<AbortController | null>(null);
+  const cachedCount = useRef(0);
+  useEffect(() => {
+    cachedCount.current = cached?.length ?? 0;
+  }, [cached]);
 
   const loadList = useCallback(
     async (signal: AbortSignal) => {
@@ -75,8 +80,11 @@ export function useNotifications(): NotificationsState {
       () => {
         if (!controller.signal.aborted) setStatus('ready');
       },
-      () => {
-        if (!controller.signal.aborted) setStatus('error');
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        // Offline with a cached list: the cache is the list. A server that answers badly is an error.
+        const offline = isApiError(error) && error.kind === 'network' && cachedCount.current > 0;
+        setStatus(offline ? 'ready' : 'error');
       },
     );
   }, [loadList]);
