@@ -73,7 +73,7 @@ export function ConfessionsPage() {
       />
 
       {nickname.state.kind === 'none' ? (
-        <div className="cf-banner" role="region" aria-label="Nickname">
+        <div className="cf-banner">
           <p>{CONFESSION_MSG.nicknameBanner}</p>
           <button
             type="button"

@@ -1,0 +1,150 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { CONFESSION_MSG, censorConfirm } from '@campus/protocol';
+import { mockServer, storeSessionFor, student } from './helpers';
+import { resetDatabase } from './sync-provider-fake';
+import {
+  NICKNAME_SET,
+  SLOW,
+  card,
+  cards,
+  collegeFeed,
+  confession,
+  feedPage,
+  renderConfessions,
+} from './confessions-kit';
+
+afterEach(() => resetDatabase(student.id));
+
+const NO_NICKNAME = {
+  'GET /api/confessions/nickname': () => ({ status: 404, body: { error: 'No nickname set.' } }),
+};
+
+describe('nickname', () => {
+  it('asks for a nickname, checks it after a 450 ms pause, and sets it', async () => {
+    const { calls } = mockServer({
+      ...storeSessionFor(student),
+      ...NO_NICKNAME,
+      [collegeFeed(1)]: () => feedPage([confession('c1')]),
+      'GET /api/confessions/nickname/check/Taken': () => ({ status: 200, body: { available: false } }),
+      'GET /api/confessions/nickname/check/Moonlight': () => ({ status: 200, body: { available: true } }),
+      'POST /api/confessions/nickname/set': () => ({ status: 200, body: { nickname: 'Moonlight' } }),
+    });
+    renderConfessions();
+    expect(await screen.findByText(CONFESSION_MSG.nicknameBanner, {}, SLOW)).toBeTruthy();
+    await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
+
+    // Reacting without a nickname opens the chooser instead.
+    fireEvent.click(within(card('Anon')).getByRole('button', { name: /^Like/ }));
+    const dialog = screen.getByRole('dialog', { name: 'Choose a nickname' });
+    const field = within(dialog).getByLabelText('Nickname');
+    const set = () => within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Set' });
+    const checks = () => calls.filter((call) => call.path.startsWith('/api/confessions/nickname/check/'));
+    expect(calls.some((call) => call.path.endsWith('/react'))).toBe(false);
+
+    fireEvent.change(field, { target: { value: 'T' } });
+    expect(within(dialog).getByRole('status').textContent).toBe('');
+    fireEvent.change(field, { target: { value: 'Tak' } });
+    fireEvent.change(field, { target: { value: 'Taken' } });
+    expect(within(dialog).getByRole('status').textContent).toBe(CONFESSION_MSG.nicknameChecking);
+    const typedAt = Date.now();
+    await waitFor(() => expect(within(dialog).getByRole('status').textContent).toBe('taken'), SLOW);
+    expect(Date.now() - typedAt).toBeGreaterThanOrEqual(400);
+    // One check for the pause, not one per keystroke.
+    expect(checks().map((call) => call.path)).toEqual(['/api/confessions/nickname/check/Taken']);
+    expect(set().disabled).toBe(true);
+
+    fireEvent.change(field, { target: { value: 'Moonlight' } });
+    expect(within(dialog).getByRole('status').textContent).toBe('checking…');
+    expect(set().disabled).toBe(true);
+    await waitFor(() => expect(within(dialog).getByRole('status').textContent).toBe('available'), SLOW);
+    fireEvent.click(set());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
+    expect(calls.find((call) => call.path === '/api/confessions/nickname/set')?.body).toEqual({
+      nickname: 'Moonlight',
+    });
+    expect(screen.queryByText(CONFESSION_MSG.nicknameBanner)).toBeNull();
+  });
+
+  it("shows the server's refusal or 'Failed to set nickname'", async () => {
+    mockServer({
+      ...storeSessionFor(student),
+      ...NO_NICKNAME,
+      [collegeFeed(1)]: () => feedPage([]),
+      'GET /api/confessions/nickname/check/Moon': () => ({ status: 200, body: { available: true } }),
+      'POST /api/confessions/nickname/set': () => ({ status: 500 }),
+    });
+    renderConfessions();
+    fireEvent.click(await screen.findByRole('button', { name: 'Choose nickname' }, SLOW));
+    const dialog = screen.getByRole('dialog', { name: 'Choose a nickname' });
+    fireEvent.change(within(dialog).getByLabelText('Nickname'), { target: { value: 'Moon' } });
+    await waitFor(() => expect(within(dialog).getByRole('status').textContent).toBe('available'), SLOW);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Set' }));
+    expect((await within(dialog).findByRole('alert', {}, SLOW)).textContent).toBe(
+      CONFESSION_MSG.nicknameFailed,
+    );
+  });
+});
+
+describe('posting', () => {
+  it('previews moderation, confirms the censored text and posts it', async () => {
+    const { calls } = mockServer({
+      ...storeSessionFor(student),
+      ...NICKNAME_SET,
+      [collegeFeed(1)]: () => feedPage([]),
+      'POST /moderation/moderate': () => ({
+        status: 200,
+        body: {
+          original_text: 'what the fuck',
+          censored_text: 'what the ****',
+          has_blocked_words: true,
+          blocked_words: ['fuck'],
+        },
+      }),
+      'POST /api/confessions/post': () => ({ status: 201, body: confession('new') }),
+    });
+    renderConfessions();
+    fireEvent.click(await screen.findByRole('button', { name: CONFESSION_MSG.postButton }, SLOW));
+    const composer = screen.getByRole('dialog', { name: 'Post a confession' });
+    expect(within(composer).getByRole<HTMLInputElement>('radio', { name: /Sarcastic/ }).checked).toBe(true);
+    fireEvent.click(within(composer).getByRole('radio', { name: /Angry/ }));
+    fireEvent.change(within(composer).getByLabelText('Your confession'), {
+      target: { value: 'what the fuck' },
+    });
+    expect(within(composer).getByText('13/1000')).toBeTruthy();
+    // The preview card shows the censored text once the 400 ms pause has passed.
+    const preview = within(composer).getByRole('region', { name: 'Preview' });
+    await waitFor(() => expect(within(preview).getByText('what the ****')).toBeTruthy(), SLOW);
+    expect(within(preview).getByText(/Angry/)).toBeTruthy();
+
+    fireEvent.click(within(composer).getByRole('button', { name: 'Post' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Censored words' });
+    expect(confirm.textContent).toContain(censorConfirm('what the ****'));
+    expect(calls.some((call) => call.path === '/api/confessions/post')).toBe(false);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
+    const post = calls.find((call) => call.path === '/api/confessions/post');
+    expect(post?.body).toMatchObject({ content: 'what the ****', emotionTag: '😠', imageUrl: null });
+  });
+
+  it('treats a failed preview as clean and shows a post error with its status', async () => {
+    const { calls } = mockServer({
+      ...storeSessionFor(student),
+      ...NICKNAME_SET,
+      [collegeFeed(1)]: () => feedPage([]),
+      'POST /moderation/moderate': () => 'network-error',
+      'POST /api/confessions/post': () => ({ status: 429, body: { error: 'Too many posts.' } }),
+    });
+    renderConfessions();
+    fireEvent.click(await screen.findByRole('button', { name: CONFESSION_MSG.postButton }, SLOW));
+    fireEvent.change(screen.getByLabelText('Your confession'), { target: { value: 'hello there' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+    const error = await screen.findByRole('alert', {}, SLOW);
+    expect(error.textContent).toBe('Too many posts. (429)');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(calls.find((call) => call.path === '/api/confessions/post')?.body).toMatchObject({
+      content: 'hello there',
+    });
+  });
+});
