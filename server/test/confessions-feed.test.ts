@@ -143,3 +143,41 @@ describe('the confessions feed', () => {
     expect(empty.body.error).toBe('Comment cannot be empty.');
   });
 });
+
+describe('feed queries', () => {
+  it('run the same number of statements for a page of 1 and a page of 10 (no query per card)', async () => {
+    const author = await student(server, 'Counter', 'Count College');
+    const fan = await student(server, 'CountFan', 'Count College');
+    for (let i = 0; i < 10; i++) {
+      const id = await post(author, `counted ${i}`);
+      await server.post(`/api/confessions/${id}/react`, { reactionType: 'funny' }, fan.token);
+      await server.post(`/api/confessions/${id}/comment`, { content: `comment on ${i}` }, fan.token);
+    }
+    // Every statement better-sqlite3 runs (Kysely's included) goes through these prototype methods.
+    const probe = server.deps.sqlite.prepare('SELECT 1');
+    const proto = Object.getPrototypeOf(probe) as Record<'all' | 'get' | 'run' | 'iterate', () => unknown>;
+    const originals = { all: proto.all, get: proto.get, run: proto.run, iterate: proto.iterate };
+    let executed = 0;
+    for (const name of ['all', 'get', 'run', 'iterate'] as const) {
+      const original = originals[name];
+      proto[name] = function (this: unknown, ...args: unknown[]) {
+        executed++;
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      } as () => unknown;
+    }
+    try {
+      const count = async (query: string) => {
+        executed = 0;
+        const page = await feed(fan, query);
+        return { executed, cards: page.confessions.length };
+      };
+      const one = await count('?limit=1&college=Count%20College');
+      const ten = await count('?limit=10&college=Count%20College');
+      expect(one.cards).toBe(1);
+      expect(ten.cards).toBe(10);
+      expect(ten.executed).toBe(one.executed);
+    } finally {
+      Object.assign(proto, originals);
+    }
+  });
+});
