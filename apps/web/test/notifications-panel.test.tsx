@@ -1,7 +1,9 @@
+import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CONFESSION_MSG } from '@campus/protocol';
-import { TOKEN, cacheRows, list, mockServer, notification, renderBell } from './notifications-kit';
+import { openUserDatabase } from '@campus/sync';
+import { TOKEN, USER_ID, cacheRows, list, mockServer, notification, renderBell } from './notifications-kit';
 
 const bell = () => screen.getByRole('button', { name: 'Notifications' });
 const panel = () => screen.getByRole('dialog', { name: 'Notifications' });
@@ -27,13 +29,37 @@ describe('the notifications bell badge', () => {
     await waitFor(() => expect(bell().textContent).toBe(`${shown} unread`));
   });
 
-  it('counts the cached notifications and rises when a live one is stored', async () => {
-    mockServer({ 'GET /api/notifications/unread-count': () => ({ status: 200, body: { unreadCount: 1 } }) });
-    const db = renderBell();
-    await cacheRows(db, [notification({ id: 'n-1' }), notification({ id: 'n-2', isRead: true })]);
-    await waitFor(() => expect(bell().textContent).toBe('1 unread'));
-    await cacheRows(db, [notification({ id: 'n-3', type: 'confession_comment' })]);
+  it('counts the cached notifications, rises when a live one is stored, falls on a read elsewhere', async () => {
+    mockServer({ 'GET /api/notifications/unread-count': () => ({ status: 200, body: { unreadCount: 2 } }) });
+    const db = openUserDatabase(USER_ID);
+    await cacheRows(db, [
+      notification({ id: 'n-1' }),
+      notification({ id: 'n-2' }),
+      notification({ id: 'n-0', isRead: true }),
+    ]);
+    renderBell({ db });
     await waitFor(() => expect(bell().textContent).toBe('2 unread'));
+    await cacheRows(db, [notification({ id: 'n-3', type: 'confession_comment' })]);
+    await waitFor(() => expect(bell().textContent).toBe('3 unread'));
+    // Read on another device: the sync layer marks the cached rows read.
+    await cacheRows(db, [
+      notification({ id: 'n-1', isRead: true }),
+      notification({ id: 'n-2', isRead: true }),
+    ]);
+    await waitFor(() => expect(bell().textContent).toBe('1 unread'));
+  });
+
+  it('loads the list once on start when the server has unread ones the cache lacks', async () => {
+    const calls = mockServer({
+      'GET /api/notifications/unread-count': () => ({ status: 200, body: { unreadCount: 3 } }),
+      'GET /api/notifications': () =>
+        list([notification({ id: 'n-1' }), notification({ id: 'n-2' }), notification({ id: 'n-3' })]),
+    });
+    const db = renderBell();
+    await waitFor(async () => expect(await db.notifications.count()).toBe(3));
+    expect(calls.filter((call) => call.path === '/api/notifications')).toHaveLength(1);
+    await cacheRows(db, [notification({ id: 'n-4', createdAt: new Date().toISOString() })]);
+    await waitFor(() => expect(bell().textContent).toBe('4 unread'));
   });
 });
 

@@ -90,7 +90,8 @@ export function useNotifications(): NotificationsState {
   }, [loadList]);
 
   // Once on load: the unread count. When the server knows more unread than the cache holds (a new device,
-  // a long time offline), the list is loaded once too, so the cache becomes complete and live rows add up.
+  // a long time offline), the list is loaded once too, so the cache becomes complete and live rows add up;
+  // until one of these succeeds, the count is the larger of the server's and the cache's.
   useEffect(() => {
     const controller = new AbortController();
     Promise.all([fetchUnreadCount(api, controller.signal), readCachedNotifications(db).catch(() => [])])
@@ -98,6 +99,8 @@ export function useNotifications(): NotificationsState {
         if (controller.signal.aborted) return;
         setServerCount(count);
         if (count > unreadOf(rows)) return loadList(controller.signal);
+        // The cache holds every unread one: from now on it alone decides (reads on other devices included).
+        setBeyondList((current) => current ?? 0);
       })
       .catch(() => undefined);
     return () => controller.abort();
