@@ -24,8 +24,13 @@ export function ConfessionsPage() {
   const college = collegeName(user.college);
   const [params] = useSearchParams();
   const targetId = params.get('confessionId');
-  // A linked confession may be from any college: look for it in All.
-  const [tab, setTab] = useState<FeedTab>(college && !targetId ? 'college' : 'all');
+  // A linked confession may be from any college: a new link (also while already here) opens All.
+  const [choice, setChoice] = useState<{ tab: FeedTab; target: string | null }>({
+    tab: college && !targetId ? 'college' : 'all',
+    target: targetId,
+  });
+  const tab: FeedTab = targetId && choice.target !== targetId ? 'all' : choice.tab;
+  const setTab = (next: FeedTab) => setChoice({ tab: next, target: targetId });
   const feed = useFeed(tab, college);
   const nickname = useNickname();
   const [modal, setModal] = useState<Modal>(null);
