@@ -2,6 +2,9 @@ import type SQLite from 'better-sqlite3';
 import { REALTIME_ERRORS, type MutationFrame } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { markMessagesRead, setReaction } from './mutations-receipts';
+import { ConfessionRefusal } from '../confessions/errors';
+import { applyConfessionMutation } from '../confessions/mutations';
+import { applyNotificationMutation } from '../notifications/mutations';
 import { ChatRefusal, storeDirectMessage, storeGroupMessage } from './writes';
 
 export type MutationOutcome = { ok: true } | { ok: false; error: string; context: string; groupId?: string };
@@ -55,6 +58,14 @@ function run(deps: AppDeps, userId: string, frame: MutationFrame): void {
     case 'chat-reaction':
       setReaction(deps, userId, frame);
       return;
+    case 'confession_react':
+    case 'confession_comment':
+    case 'confession_post':
+      applyConfessionMutation(deps, userId, frame);
+      return;
+    case 'mark_notification_read':
+      applyNotificationMutation(deps, userId, frame);
+      return;
   }
 }
 
@@ -80,7 +91,7 @@ export function applyMutation(deps: AppDeps, userId: string, frame: MutationFram
     try {
       run(deps, userId, frame);
     } catch (error) {
-      if (!(error instanceof ChatRefusal)) throw error;
+      if (!(error instanceof ChatRefusal) && !(error instanceof ConfessionRefusal)) throw error;
       outcome = { ok: false, error: error.message, context, ...groupId };
       s.saveReject.run(frame.deviceId, frame.mid, error.message, context, deps.now());
     }

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFESSION_SERVER_MSG, type FeedResponse } from '@campus/protocol';
+import { startTestServer, type TestServer } from './support/test-server';
+import { WsClient } from './support/ws-client';
+import { createStudent, postAs, student } from './confessions-helpers';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+/** Confession writes and notification reads queued offline arrive as outbox frames on /ws. */
+describe('confession and notification mutations over the realtime channel', () => {
+  it('applies a reaction and a comment once, notifies the author live, and marks the notification read', async () => {
+    const author = await student(server, 'WsAuthor');
+    const fan = await student(server, 'WsFan');
+    const id = await postAs(server, author, 'the library closes too early');
+    const authorWs = await WsClient.connect(server, {
+      id: author.id,
+      token: author.token,
+      name: author.name,
+    });
+    const fanWs = await WsClient.connect(server, { id: fan.id, token: fan.token, name: fan.name });
+
+    const react = { type: 'confession_react', confessionId: id, reactionType: 'relatable', on: true };
+    const mid = fanWs.mutate(react);
+    fanWs.mutate(react, mid); // a resend after a lost ack
+    const commentId = randomUUID();
+    fanWs.mutate({ type: 'confession_comment', id: commentId, confessionId: id, content: 'same here' });
+    await fanWs.waitFor((f) => f.type === 'ack' && f.mid === mid + 1);
+
+    const feed = (await server.get('/api/confessions/feed?limit=50', fan.token))
+      .body as unknown as FeedResponse;
+    const card = feed.confessions.find((c) => c.id === id)!;
+    expect(card.reactions.relatable).toBe(1);
+    expect(card.commentCount).toBe(1);
+    expect(card.comments.map((c) => c.id)).toEqual([commentId]);
+
+    const created = await authorWs.waitFor(
+      (f) =>
+        f.type === 'notification_created' &&
+        (f.notification as { type: string }).type === 'confession_comment',
+    );
+    const notificationId = (created.notification as { id: string }).id;
+    const readMid = authorWs.mutate({ type: 'mark_notification_read', notificationId });
+    await authorWs.waitFor((f) => f.type === 'ack' && f.mid === readMid);
+    const list = await server.get('/api/notifications', author.token);
+    expect(list.body.unreadCount).toBe(1);
+    authorWs.close();
+    fanWs.close();
+  });
+
+  it('refuses a comment from a student without a nickname with the spec message, and stores nothing', async () => {
+    const author = await student(server, 'WsAuthor2');
+    const shy = await createStudent(server, 'WsShy');
+    const id = await postAs(server, author, 'exam week again');
+    const ws = await WsClient.connect(server, { id: shy.id, token: shy.token, name: shy.name });
+    const mid = ws.mutate({ type: 'confession_comment', id: randomUUID(), confessionId: id, content: 'hm' });
+    const refused = await ws.waitFor((f) => f.type === 'message_error' && f.mid === mid);
+    expect(refused).toMatchObject({
+      error: CONFESSION_SERVER_MSG.nicknameRequired,
+      context: 'confession_comment',
+    });
+    const feed = (await server.get('/api/confessions/feed?limit=50', author.token))
+      .body as unknown as FeedResponse;
+    expect(feed.confessions.find((c) => c.id === id)?.commentCount).toBe(0);
+    ws.close();
+  });
+});
