@@ -18,6 +18,7 @@ export default defineConfig({
       '/ws': { target: SERVER, changeOrigin: true, ws: true },
       '/notes': { target: SERVER, changeOrigin: true, ws: true },
       '/files': { target: SERVER, changeOrigin: true },
+      '/moderation': { target: SERVER, changeOrigin: true },
       '/dev/': { target: SERVER, changeOrigin: true },
       '/healthz': { target: SERVER, changeOrigin: true },
     },
