@@ -12,11 +12,11 @@ export function withReaction(confession: Confession, type: ReactionType, on: boo
   };
 }
 
-/** Font size for a card's text: short confessions read big, long ones shrink, within 18–46 px. */
+/**
+ * Font size for a card's text: short confessions read big, long ones shrink, within 18–46 px. Logarithmic,
+ * so each doubling of the length takes the same step (about 9 px) from 46 px at 20 characters.
+ */
 export function cardFontPx(length: number, min: number, max: number): number {
-  if (length <= 40) return max;
-  if (length >= 400) return min;
-  // Linear between 40 and 400 characters.
-  const t = (length - 40) / (400 - 40);
-  return Math.round(max - t * (max - min));
+  const size = max - 9 * Math.log2(Math.max(length, 20) / 20);
+  return Math.round(Math.min(max, Math.max(min, size)));
 }
