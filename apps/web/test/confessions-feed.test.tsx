@@ -114,9 +114,16 @@ describe('Confessions feed', () => {
     // A page of 3 is the last: no third request however close the end comes.
     act(() => observer.nearEnd());
     expect(calls.filter((call) => call.path.startsWith('/api/confessions/feed'))).toHaveLength(2);
+    // Both pages are cached for offline reading, in feed order.
+    const db = userDatabase(student.id);
+    await waitFor(async () => expect(await db.confessions.count()).toBe(13), SLOW);
+    const order = await db.confessions.orderBy('feedOrder').toArray();
+    expect(order.map((row) => row.id)).toEqual([...many('a', 10), ...many('b', 3)].map((row) => row.id));
   });
 
   it('stores loaded pages and shows the cached cards when the feed is opened offline', async () => {
+    // Writes of an earlier test may still be settling: start from an empty cache.
+    await userDatabase(student.id).confessions.clear();
     const server = mockServer({
       ...storeSessionFor(student),
       ...NICKNAME_SET,

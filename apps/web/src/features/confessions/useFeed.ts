@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { CONFESSIONS, feedError, type Confession } from '@campus/protocol';
-import type { CampusDatabase } from '@campus/sync';
+import type { SyncClient } from '@campus/sync';
 import { isApiError, type ApiClient } from '../../lib/api';
 import { useApi } from '../../lib/ApiContext';
 import { useSync } from '../sync/sync-context';
@@ -42,17 +42,18 @@ type Update = (state: FeedState) => FeedState;
 /** Loads one page and says how the state changes: the page, the cached feed when offline, or the error. */
 async function nextState(input: {
   api: ApiClient;
-  db: CampusDatabase;
+  client: SyncClient;
   page: number;
   filter: string | null;
   key: string;
   allTab: boolean;
 }): Promise<Update> {
-  const { api, db, page, filter, key } = input;
+  const { api, page, filter, key } = input;
+  const { db } = input.client;
   try {
     const answer = await fetchFeed(api, page, filter);
     // The cache is a convenience: a failing IndexedDB must not break the online feed.
-    void cacheFeedPage(db, page, answer.confessions, input.allTab).catch(() => undefined);
+    void cacheFeedPage(input.client, page, answer.confessions, input.allTab).catch(() => undefined);
     return (s) => {
       const known = new Set(page === 1 ? [] : s.items.map((item) => item.id));
       const fresh = answer.confessions.filter((item) => !known.has(item.id));
@@ -91,7 +92,8 @@ async function nextState(input: {
  */
 export function useFeed(tab: FeedTab, college: string | null) {
   const api = useApi();
-  const { db } = useSync();
+  const client = useSync();
+  const { db } = client;
   const [state, setState] = useState<FeedState>(EMPTY);
   const generation = useRef(0);
   const busy = useRef(false);
@@ -103,7 +105,7 @@ export function useFeed(tab: FeedTab, college: string | null) {
     (page: number) => {
       const mine = generation.current;
       busy.current = true;
-      return nextState({ api, db, page, filter, key, allTab: tab === 'all' })
+      return nextState({ api, client, page, filter, key, allTab: tab === 'all' })
         .then((update) => {
           if (mine === generation.current) setState(update);
         })
@@ -111,7 +113,7 @@ export function useFeed(tab: FeedTab, college: string | null) {
           if (mine === generation.current) busy.current = false;
         });
     },
-    [api, db, filter, tab, key],
+    [api, client, filter, tab, key],
   );
 
   const load = useCallback(
