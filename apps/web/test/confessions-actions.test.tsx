@@ -65,6 +65,31 @@ describe('nickname', () => {
       nickname: 'Moonlight',
     });
     expect(screen.queryByText(CONFESSION_MSG.nicknameBanner)).toBeNull();
+    // With a nickname, reacting goes to the server.
+    fireEvent.click(within(card('Anon')).getByRole('button', { name: /^Like/ }));
+    await waitFor(
+      () => expect(calls.some((call) => call.path === '/api/confessions/c1/react')).toBe(true),
+      SLOW,
+    );
+  });
+
+  it('opens the composer once a nickname is chosen from Post Confession', async () => {
+    mockServer({
+      ...storeSessionFor(student),
+      ...NO_NICKNAME,
+      [collegeFeed(1)]: () => feedPage([]),
+      'GET /api/confessions/nickname/check/Moon': () => ({ status: 200, body: { available: true } }),
+      'POST /api/confessions/nickname/set': () => ({ status: 200, body: { nickname: 'Moon' } }),
+    });
+    renderConfessions();
+    await screen.findByText(CONFESSION_MSG.nicknameBanner, {}, SLOW);
+    fireEvent.click(screen.getByRole('button', { name: CONFESSION_MSG.postButton }));
+    const dialog = screen.getByRole('dialog', { name: 'Choose a nickname' });
+    fireEvent.change(within(dialog).getByLabelText('Nickname'), { target: { value: 'Moon' } });
+    await waitFor(() => expect(within(dialog).getByRole('status').textContent).toBe('available'), SLOW);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Set' }));
+    const composer = await screen.findByRole('dialog', { name: 'Post a confession' }, SLOW);
+    expect(within(composer).getByText('Moon')).toBeTruthy();
   });
 
   it("shows the server's refusal or 'Failed to set nickname'", async () => {

@@ -14,7 +14,9 @@ import { useFeed, type FeedTab } from './useFeed';
 import { useNickname } from './useNickname';
 import './confessions.css';
 
-type Modal = { kind: 'nickname' } | { kind: 'composer' } | { kind: 'comments'; id: string } | null;
+type Modal =
+  /** `then`: what the user was doing when the chooser opened, reopened once a nickname is set. */
+  { kind: 'nickname'; then?: Modal } | { kind: 'composer' } | { kind: 'comments'; id: string } | null;
 
 /** Confessions: anonymous posts of the user's college or everyone, with reactions, comments and sharing. */
 export function ConfessionsPage() {
@@ -38,9 +40,9 @@ export function ConfessionsPage() {
   const nicknameText = nickname.state.kind === 'set' ? nickname.state.nickname : 'Anon';
 
   /** Posting, reacting and commenting need a nickname: without one the chooser opens instead. */
-  function needsNickname(): boolean {
+  function needsNickname(then?: Modal): boolean {
     if (hasNickname) return false;
-    setModal({ kind: 'nickname' });
+    setModal({ kind: 'nickname', then });
     return true;
   }
 
@@ -94,7 +96,7 @@ export function ConfessionsPage() {
         feed={feed}
         tab={tab}
         targetId={targetId}
-        needsNickname={needsNickname}
+        needsNickname={() => needsNickname()}
         onComments={(id) => setModal({ kind: 'comments', id })}
       />
 
@@ -102,7 +104,7 @@ export function ConfessionsPage() {
         type="button"
         className="button button--primary cf-fab"
         onClick={() => {
-          if (!needsNickname()) setModal({ kind: 'composer' });
+          if (!needsNickname({ kind: 'composer' })) setModal({ kind: 'composer' });
         }}
       >
         <Icon name="sparkles" size={18} />
@@ -114,7 +116,7 @@ export function ConfessionsPage() {
           onClose={() => setModal(null)}
           onChosen={(name) => {
             nickname.chosen(name);
-            setModal(null);
+            setModal(modal.then ?? null);
           }}
         />
       ) : null}
@@ -133,7 +135,7 @@ export function ConfessionsPage() {
         <CommentsPanel
           confession={commenting}
           canWrite={hasNickname}
-          onNeedNickname={() => setModal({ kind: 'nickname' })}
+          onNeedNickname={() => setModal({ kind: 'nickname', then: modal })}
           onClose={() => setModal(null)}
           onCommented={(count) => feed.patch(commenting.id, (item) => ({ ...item, commentCount: count }))}
         />
