@@ -141,6 +141,10 @@ describe('confession cards', () => {
     fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
     fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
+    // The counts follow: header and both tabs (it was from the user's college).
+    expect(screen.getByText('1 confession')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Your College (1)' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Top (All) (1)' })).toBeTruthy();
     const deleted = calls.find((call) => call.method === 'DELETE');
     expect(deleted?.path).toBe('/api/confessions/mine');
     expect(deleted?.authorization).toBe(`Bearer token-${student.id}`);

@@ -25,7 +25,7 @@ export function confession(id: string, overrides: Partial<Confession> = {}): Con
     content: `Confession ${id}`,
     emotionTag: '😊',
     college: 'IIT Bombay',
-    createdAt: minutesAgo(5),
+    createdAt: minutesAgo(5.5),
     imageUrl: null,
     nickname: 'Anon',
     reactions: { relatable: 0, funny: 0, feelYou: 0, shareWorthy: 0 },

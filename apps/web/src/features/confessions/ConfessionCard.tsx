@@ -14,6 +14,11 @@ import { cardFontPx } from './reaction-toggle';
 
 interface CardProps {
   confession: Confession;
+  /** aria-posinset / aria-setsize in the feed (-1 while more may load). */
+  position: number;
+  setSize: number;
+  /** The clock for the relative time, ticking in the parent. */
+  now: number;
   showCollege: boolean;
   highlighted: boolean;
   onReact(type: ReactionType): void;
@@ -67,6 +72,8 @@ export function ConfessionCard(props: CardProps) {
       className={`cf-card${highlighted ? ' cf-card--highlight' : ''}`}
       aria-labelledby={labelId}
       tabIndex={-1}
+      aria-posinset={props.position}
+      aria-setsize={props.setSize}
       data-highlighted={highlighted || undefined}
     >
       <header className="cf-card__meta">
@@ -77,7 +84,7 @@ export function ConfessionCard(props: CardProps) {
           {confession.nickname || 'Anon'}
         </span>
         <time className="cf-card__time" dateTime={confession.createdAt}>
-          {relativeTime(confession.createdAt)}
+          {relativeTime(confession.createdAt, props.now)}
         </time>
         {showCollege && confession.college ? <span className="cf-college">{confession.college}</span> : null}
         {confession.isMine ? <CardMenu onDelete={props.onDelete} /> : null}

@@ -11,6 +11,7 @@ import { forgetCachedConfession } from './feed-cache';
 import { withReaction } from './reaction-toggle';
 import { shareCardAsImage } from './share-image';
 import type { FeedTab, useFeed } from './useFeed';
+import { useNow } from '../chat/useNow';
 import { useHighlight } from './useHighlight';
 import { useInfiniteScroll } from './useInfiniteScroll';
 
@@ -41,6 +42,8 @@ export function FeedList({ feed, tab, targetId, needsNickname, onComments }: Fee
   const [actionError, setActionError] = useState<ErrorLine | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const highlighted = useHighlight(targetId, feed);
+  // Relative times ('5m ago') move on while the screen stays open.
+  const now = useNow(30_000).getTime();
   const sentinel = useInfiniteScroll(feed.hasMore && !feed.loading && !feed.error, feed.page, () => {
     void feed.loadMore();
   });
@@ -99,9 +102,12 @@ export function FeedList({ feed, tab, targetId, needsNickname, onComments }: Fee
         aria-busy={feed.loading}
         aria-label={tab === 'college' ? 'Your college confessions' : 'All confessions'}
       >
-        {feed.items.map((confession) => (
+        {feed.items.map((confession, index) => (
           <ConfessionCard
             key={confession.id}
+            position={index + 1}
+            setSize={feed.hasMore || feed.offline ? -1 : feed.items.length}
+            now={now}
             confession={confession}
             showCollege={tab === 'all'}
             highlighted={highlighted === confession.id}

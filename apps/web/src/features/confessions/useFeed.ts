@@ -168,13 +168,24 @@ export function useFeed(tab: FeedTab, college: string | null) {
     [db],
   );
 
-  const remove = useCallback((id: string) => {
-    setState((s) => ({
-      ...s,
-      items: s.items.filter((item) => item.id !== id),
-      total: s.total === null ? null : Math.max(0, s.total - 1),
-    }));
-  }, []);
+  /** A deleted confession leaves the list and both tab counts it was part of. */
+  const remove = useCallback(
+    (id: string) => {
+      setState((s) => {
+        const gone = s.items.find((item) => item.id === id);
+        if (!gone) return s;
+        const inCollege = college !== null && gone.college === college;
+        return {
+          ...s,
+          items: s.items.filter((item) => item.id !== id),
+          total: s.total === null ? null : Math.max(0, s.total - 1),
+          collegeTotal:
+            s.collegeTotal === null || !inCollege ? s.collegeTotal : Math.max(0, s.collegeTotal - 1),
+        };
+      });
+    },
+    [college],
+  );
 
   return { ...current, loadMore, reload, patch, remove };
 }
