@@ -133,6 +133,7 @@ describe('confession cards', () => {
     const confirm = screen.getByRole('alertdialog', { name: 'Delete confession' });
     expect(confirm.getAttribute('aria-describedby')).toBeTruthy();
     expect(within(confirm).getByText(CONFESSION_MSG.deleteConfirm)).toBeTruthy();
+    expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Cancel' }));
 
     // Cancel keeps it; confirming deletes it.
     fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));

@@ -12,7 +12,7 @@ import { errorLine, postConfession, type ErrorLine } from './confessions-api';
 import { ConfirmDialog, Dialog } from './Dialog';
 import { ErrorText } from './ErrorText';
 import { useModeration } from './useModeration';
-import { cardFontPx } from './reaction-toggle';
+import { cardFontPx } from './card-font';
 
 interface ComposerProps {
   college: string | null;

@@ -10,7 +10,7 @@ import {
 } from '@campus/protocol';
 import { Icon } from '../../components/Icon';
 import { CardMenu } from './CardMenu';
-import { cardFontPx } from './reaction-toggle';
+import { cardFontPx } from './card-font';
 
 interface CardProps {
   confession: Confession;

@@ -37,7 +37,9 @@ export function Dialog({
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const root = panel.current;
     const focusables = () => Array.from(root?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []);
-    const field = root?.querySelector<HTMLElement>('input:not([disabled]), textarea:not([disabled])');
+    const field = root?.querySelector<HTMLElement>(
+      '[data-autofocus], input:not([disabled]), textarea:not([disabled])',
+    );
     (field ?? focusables()[0] ?? root)?.focus();
     const onKey = (event: KeyboardEvent) => {
       // Only the top-most dialog answers (a confirmation opened over the composer).
@@ -113,7 +115,7 @@ interface ConfirmProps {
   onCancel(): void;
 }
 
-/** An accessible confirmation (alertdialog): the question is its description. */
+/** An accessible confirmation (alertdialog): the question is its description; focus starts on Cancel. */
 export function ConfirmDialog({ title, message, confirmLabel, danger, onConfirm, onCancel }: ConfirmProps) {
   const messageId = useId();
   return (
@@ -122,7 +124,7 @@ export function ConfirmDialog({ title, message, confirmLabel, danger, onConfirm,
         {message}
       </p>
       <div className="cf-dialog__actions">
-        <button type="button" className="button button--secondary" onClick={onCancel}>
+        <button type="button" className="button button--secondary" onClick={onCancel} data-autofocus>
           Cancel
         </button>
         <button
