@@ -8,6 +8,7 @@ import {
   type ConfessionComment,
 } from '@campus/protocol';
 import { useApi } from '../../lib/ApiContext';
+import { useCampusSync } from '../sync/sync-context';
 import { addComment, errorLine, fetchComments } from './confessions-api';
 import { ConfirmDialog, Dialog } from './Dialog';
 import { ErrorText } from './ErrorText';
@@ -15,6 +16,8 @@ import { useModeration } from './useModeration';
 
 interface CommentsPanelProps {
   confession: Confession;
+  /** The viewer's nickname, shown on their comment until the server's copy replaces it. */
+  nickname: string;
   /** False: writing opens the nickname chooser instead. */
   canWrite: boolean;
   onNeedNickname(): void;
@@ -27,12 +30,14 @@ type ListState = { kind: 'loading' } | { kind: 'done'; comments: ConfessionComme
 /** The comments of one confession and a 500-character box: Enter posts, Shift+Enter adds a line. */
 export function CommentsPanel({
   confession,
+  nickname,
   canWrite,
   onNeedNickname,
   onClose,
   onCommented,
 }: CommentsPanelProps) {
   const api = useApi();
+  const writer = useCampusSync();
   const boxId = useId();
   const counterId = useId();
   const [list, setList] = useState<ListState>({ kind: 'loading' });
@@ -72,6 +77,24 @@ export function CommentsPanel({
     setBusy(true);
     setError(null);
     try {
+      if (writer) {
+        // Through the outbox, so a comment written offline is delivered once when the network is back.
+        const id = await writer.commentConfession(confession.id, content.trim(), { nickname });
+        const mine: ConfessionComment = {
+          id,
+          confessionId: confession.id,
+          nickname,
+          content: content.trim(),
+          createdAt: new Date().toISOString(),
+          isMine: true,
+        };
+        setText('');
+        setList((current) =>
+          current.kind === 'done' ? { kind: 'done', comments: [...current.comments, mine] } : current,
+        );
+        onCommented(confession.commentCount + 1);
+        return;
+      }
       await addComment(api, confession.id, content);
       setText('');
       const count = await load();

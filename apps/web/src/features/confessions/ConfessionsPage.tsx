@@ -134,6 +134,7 @@ export function ConfessionsPage() {
       {commenting ? (
         <CommentsPanel
           confession={commenting}
+          nickname={nicknameText}
           canWrite={hasNickname}
           onNeedNickname={() => setModal({ kind: 'nickname', then: modal })}
           onClose={() => setModal(null)}

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { CONFESSION_MSG, type ReactionType } from '@campus/protocol';
 import { useApi } from '../../lib/ApiContext';
 import { usePlatform } from '../../platform';
-import { useSync } from '../sync/sync-context';
+import { useCampusSync, useSync } from '../sync/sync-context';
 import { ConfessionCard } from './ConfessionCard';
 import { deleteConfession, errorLine, reactToConfession, type ErrorLine } from './confessions-api';
 import { ConfirmDialog } from './Dialog';
@@ -39,6 +39,7 @@ export function FeedList({ feed, tab, targetId, needsNickname, onComments }: Fee
   const api = useApi();
   const platform = usePlatform();
   const { db } = useSync();
+  const writer = useCampusSync();
   const [actionError, setActionError] = useState<ErrorLine | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const highlighted = useHighlight(targetId, feed);
@@ -48,6 +49,16 @@ export function FeedList({ feed, tab, targetId, needsNickname, onComments }: Fee
     void feed.loadMore();
   });
 
+  useEffect(
+    () =>
+      writer?.onMessageError((refusal) => {
+        if (refusal.context !== 'confession_react') return;
+        setActionError({ message: CONFESSION_MSG.reactionFailed });
+        void feed.reload();
+      }),
+    [writer, feed],
+  );
+
   function react(id: string, type: ReactionType, forceOn = false) {
     if (needsNickname()) return;
     const card = feed.items.find((item) => item.id === id);
@@ -56,6 +67,12 @@ export function FeedList({ feed, tab, targetId, needsNickname, onComments }: Fee
     if (card.myReactions.includes(type) === on) return;
     setActionError(null);
     feed.patch(id, (item) => withReaction(item, type, on));
+    // Through the outbox: a reaction made offline is delivered once when the network is back. A refusal
+    // comes back as a message_error (handled above).
+    if (writer) {
+      void writer.reactConfession(id, type, on);
+      return;
+    }
     reactToConfession(api, id, type).then(
       (answer) => feed.patch(id, (item) => ({ ...item, ...answer })),
       (failure: unknown) => {

@@ -122,10 +122,16 @@ export function useNotifications(): NotificationsState {
     (notification: AppNotification) => {
       setReadHere((current) => new Set(current).add(notification.id));
       if (!notification.isRead) setServerCount((count) => Math.max(0, count - 1));
-      const local = client.markNotificationRead
-        ? client.markNotificationRead(notification.id)
-        : markCachedRead(db, notification.id);
-      local.catch((error: unknown) => console.warn('Marking notification read locally failed', error));
+      // The sync client queues the read in its outbox (delivered once, offline too); without one, REST.
+      if (client.markNotificationRead) {
+        client
+          .markNotificationRead(notification.id)
+          .catch((error: unknown) => console.warn('Marking notification read failed', error));
+        return;
+      }
+      markCachedRead(db, notification.id).catch((error: unknown) =>
+        console.warn('Marking notification read locally failed', error),
+      );
       void markReadOnServer(platform.serverUrl, notification.id);
     },
     [client, db, platform.serverUrl],
