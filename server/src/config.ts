@@ -13,6 +13,11 @@ export interface Config {
   /** Where the built web app lives; served with an SPA fallback when it exists. */
   webDist: string;
   logLevel: string;
+  /**
+   * Multiplies the auth rate limits. Only for test runs (NODE_ENV=test), where one browser suite signs up
+   * many students from one address; production always uses the real limits.
+   */
+  authRateMultiplier: number;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -39,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // server/src and server/dist both sit two levels below the repository root.
     webDist: path.resolve(env.WEB_DIST ?? path.join(here, '..', '..', 'apps', 'web', 'dist')),
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    authRateMultiplier: nodeEnv === 'test' ? Math.max(1, Number(env.AUTH_RATE_MULTIPLIER) || 1) : 1,
   };
 }
 

@@ -70,7 +70,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     mailer,
     devMailbox,
     secret: loadOrCreateSecret(config.dataDir, 'otp'),
-    rateRules: { ...DEFAULT_AUTH_RATE_RULES, ...options.rateRules },
+    rateRules: scaleRateRules(
+      { ...DEFAULT_AUTH_RATE_RULES, ...options.rateRules },
+      config.authRateMultiplier,
+    ),
     now,
   };
   const app = createApp(deps);
@@ -116,6 +119,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       return stopping;
     },
   };
+}
+
+function scaleRateRules(rules: AuthRateRules, multiplier: number): AuthRateRules {
+  if (multiplier === 1) return rules;
+  const scaled = { ...rules };
+  for (const key of Object.keys(scaled) as (keyof AuthRateRules)[])
+    scaled[key] = { ...scaled[key], limit: scaled[key].limit * multiplier };
+  return scaled;
 }
 
 function refusingMailer(): Mailer {

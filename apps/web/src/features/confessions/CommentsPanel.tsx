@@ -65,13 +65,15 @@ export function CommentsPanel({
         if (live) setList({ kind: 'done', comments });
       },
       () => {
-        if (live) setList({ kind: 'error' });
+        // Offline, the card's own newest comments (from the cache) are better than an error.
+        if (live)
+          setList(navigator.onLine ? { kind: 'error' } : { kind: 'done', comments: confession.comments });
       },
     );
     return () => {
       live = false;
     };
-  }, [api, confession.id]);
+  }, [api, confession.id, confession.comments]);
 
   async function send(content: string) {
     setBusy(true);
@@ -89,9 +91,10 @@ export function CommentsPanel({
           isMine: true,
         };
         setText('');
-        setList((current) =>
-          current.kind === 'done' ? { kind: 'done', comments: [...current.comments, mine] } : current,
-        );
+        setList((current) => ({
+          kind: 'done',
+          comments: [...(current.kind === 'done' ? current.comments : confession.comments), mine],
+        }));
         onCommented(confession.commentCount + 1);
         return;
       }
