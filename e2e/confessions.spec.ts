@@ -65,7 +65,7 @@ test('a censored confession, a like and a comment reach the author live; the pan
   await h.context.close();
 });
 
-test('offline: reactions and comments wait and notify the author once; the feed opens from the cache', async ({
+test('offline: a reaction, a comment and a post wait and arrive once; the feed opens from the cache', async ({
   browser,
   request,
 }) => {
@@ -102,9 +102,16 @@ test('offline: reactions and comments wait and notify the author once; the feed 
   await i.page.waitForTimeout(1500);
   await expect(bellBadge(i.page)).toHaveCount(0);
 
+  // A confession written offline waits in the outbox and shows from the cache.
+  await j.page.getByRole('button', { name: 'Post Confession' }).click();
+  await j.page.getByLabel('Your confession').fill('Written in the tunnel');
+  await j.page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(card(j.page, jonNick)).toContainText('Written in the tunnel');
+
   // Reloaded while offline, the feed shows the saved cards.
   await j.page.reload();
   await expect(card(j.page, ivyNick)).toContainText('building C');
+  await expect(card(j.page, jonNick)).toContainText('Written in the tunnel');
 
   await j.context.setOffline(false);
   await expect(bellBadge(i.page)).toContainText('2', { timeout: 20_000 });
@@ -114,6 +121,10 @@ test('offline: reactions and comments wait and notify the author once; the feed 
   await expect(panel.getByText('New comment')).toHaveCount(1);
   await i.page.waitForTimeout(1500);
   await expect(panel.getByRole('listitem')).toHaveCount(2);
+  await i.page.keyboard.press('Escape');
+  await i.page.reload();
+  await expect(card(i.page, jonNick)).toHaveCount(1);
+  await expect(card(i.page, jonNick)).toContainText('Written in the tunnel');
 
   await i.context.close();
   await j.context.close();

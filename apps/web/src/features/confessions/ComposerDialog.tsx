@@ -8,6 +8,7 @@ import {
   type Confession,
 } from '@campus/protocol';
 import { useApi } from '../../lib/ApiContext';
+import { useCampusSync } from '../sync/sync-context';
 import { errorLine, postConfession, type ErrorLine } from './confessions-api';
 import { ConfirmDialog, Dialog } from './Dialog';
 import { ErrorText } from './ErrorText';
@@ -23,6 +24,7 @@ interface ComposerProps {
 
 /** The post composer: mood, text (1000 characters), live preview, moderation and the censor confirmation. */
 export function ComposerDialog({ college, nickname, onClose, onPosted }: ComposerProps) {
+  const writer = useCampusSync();
   const api = useApi();
   const textId = useId();
   const counterId = useId();
@@ -37,6 +39,12 @@ export function ComposerDialog({ college, nickname, onClose, onPosted }: Compose
     setBusy(true);
     setError(null);
     try {
+      if (writer && !navigator.onLine) {
+        // Offline: queued in the outbox (the server moderates it again when it arrives), shown from the cache.
+        await writer.postConfession(content.trim(), mood, { nickname, college });
+        onPosted(null);
+        return;
+      }
       onPosted(await postConfession(api, { content, emotionTag: mood, college }));
     } catch (failure) {
       setError(errorLine(failure, 'Failed to post confession', true));
