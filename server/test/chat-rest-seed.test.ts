@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
-import type { ConversationItem, DirectMessage, GroupMessage } from '@campus/protocol';
+import type { ConversationItem, DirectMessage, FeedResponse, GroupMessage } from '@campus/protocol';
 import { startTestServer } from './support/test-server';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-seed-chat-'));
@@ -19,7 +19,7 @@ const seed = () =>
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-it('pnpm seed adds a demo chat and a demo group once, readable through the API', async () => {
+it('pnpm seed adds a demo chat, a demo group and demo confessions once, readable through the API', async () => {
   expect(seed()).toContain('Demo chat added');
   expect(seed()).not.toContain('Demo chat added');
 
@@ -53,9 +53,15 @@ it('pnpm seed adds a demo chat and a demo group once, readable through the API',
     );
     expect(log.all()).toEqual([
       { type: 'group_joined', n: 1 },
+      // Alex's reaction to Priya's confession and Priya's comment on Alex's.
+      { type: 'notification_created', n: 2 },
       { type: 'receive_group_message', n: 3 },
       { type: 'receive_message', n: 4 },
     ]);
+    const feed = (await server.get('/api/confessions/feed', token)).body as unknown as FeedResponse;
+    expect(feed.confessions.map((c) => c.nickname)).toEqual(['night_owl', 'chai_and_charts']);
+    expect(feed.confessions.map((c) => c.isMine)).toEqual([true, false]);
+    expect(feed.confessions[0]!.comments.map((c) => c.content)).toEqual(['Same energy every semester 😅']);
   } finally {
     await server.stop();
   }

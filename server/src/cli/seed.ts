@@ -4,6 +4,7 @@ import { DEMO_ACCOUNTS } from './demo-accounts';
 import { openMigratedDatabase } from './open-db';
 import { cliDeps } from './cli-deps';
 import { seedDemoChat } from './demo-chat';
+import { seedDemoConfessions } from './demo-confessions';
 
 // pnpm seed: adds the demo accounts that are missing and prints their sign-in details once.
 const opened = await openMigratedDatabase();
@@ -37,6 +38,7 @@ try {
   try {
     const { created } = await seedDemoChat(deps, { advance: (ms) => (now += ms) });
     if (created > 0) console.log('Demo chat added: Alex ↔ Priya, and the group "Hackathon Team" with Sam.');
+    await seedDemoConfessions(deps, { advance: (ms) => (now += ms) });
   } finally {
     deps.realtime.close();
   }
