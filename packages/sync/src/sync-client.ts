@@ -31,6 +31,7 @@ import {
   writeRetry,
   type Writer,
 } from './mutations';
+import { OpenRooms } from './open-rooms';
 import { MutationIds, rollback, rowsAfter, settle } from './outbox';
 import { browserNetworkSignal, RealtimeConnection } from './realtime-connection';
 import { applySnapshot } from './snapshot';
@@ -51,8 +52,6 @@ const CHANGE_TYPES: ReadonlySet<string> = new Set<Change['type']>([
   'notification_created',
   'notification_read',
 ]);
-/** join_group writes a read mark on the server and is rate limited there. */
-const GROUP_JOIN_INTERVAL_MS = 1000;
 
 const isChange = (frame: ServerFrame): frame is Change => CHANGE_TYPES.has(frame.type) && 'seq' in frame;
 
@@ -78,11 +77,7 @@ class SyncEngine implements CampusSyncClient {
   private held: Change[] = [];
   /** Consecutive live changes become one task and one transaction. */
   private openBatch: Change[] | null = null;
-  /** The chat or group open on screen: told to the server again after every pull. */
-  private openChat: string | null = null;
-  private openGroup: string | null = null;
-  private lastGroupJoinAt = 0;
-  private groupJoinTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly rooms: OpenRooms;
 
   constructor(options: SyncClientOptions) {
     this.self = options.self;
@@ -112,6 +107,7 @@ class SyncEngine implements CampusSyncClient {
         refused: (code) => this.store.setRefused(code),
       },
     });
+    this.rooms = new OpenRooms(this.db, (frame, generation) => this.connection.send(frame, generation));
   }
 
   getState = this.store.getState;
@@ -122,7 +118,7 @@ class SyncEngine implements CampusSyncClient {
   }
 
   async stop(): Promise<void> {
-    clearTimeout(this.groupJoinTimer);
+    this.rooms.stop();
     this.connection.stop();
     await this.queue.idle();
   }
@@ -138,57 +134,51 @@ class SyncEngine implements CampusSyncClient {
     return { db: this.db, ids: this.ids, self: this.self };
   }
 
-  async sendDirectMessage(to: UserRef, content: string, replyTo: string | null = null): Promise<string> {
-    const id = await writeDirectMessage(this.writer, to, content, replyTo);
+  /** Every local write goes into the outbox in its own transaction, then out on the live session. */
+  private async queued<T>(write: (writer: Writer) => Promise<T>): Promise<T> {
+    const result = await write(this.writer);
     this.flushSoon();
-    return id;
+    return result;
   }
 
-  async sendGroupMessage(groupId: string, content: string): Promise<string> {
-    const id = await writeGroupMessage(this.writer, groupId, content);
-    this.flushSoon();
-    return id;
+  sendDirectMessage(to: UserRef, content: string, replyTo: string | null = null): Promise<string> {
+    return this.queued((w) => writeDirectMessage(w, to, content, replyTo));
   }
 
-  async markRead(partnerId: string, messageIds: readonly string[]): Promise<void> {
-    await writeMarkRead(this.writer, partnerId, messageIds);
-    this.flushSoon();
+  sendGroupMessage(groupId: string, content: string): Promise<string> {
+    return this.queued((w) => writeGroupMessage(w, groupId, content));
   }
 
-  async react(messageId: string, emoji: string, toUserId: string): Promise<void> {
-    await writeReaction(this.writer, messageId, emoji, toUserId);
-    this.flushSoon();
+  markRead(partnerId: string, messageIds: readonly string[]): Promise<void> {
+    return this.queued((w) => writeMarkRead(w, partnerId, messageIds));
   }
 
-  async retry(messageId: string): Promise<void> {
-    await writeRetry(this.writer, messageId);
-    this.flushSoon();
+  react(messageId: string, emoji: string, toUserId: string): Promise<void> {
+    return this.queued((w) => writeReaction(w, messageId, emoji, toUserId));
+  }
+
+  retry(messageId: string): Promise<void> {
+    return this.queued((w) => writeRetry(w, messageId));
   }
 
   discard(messageId: string): Promise<void> {
     return writeDiscard(this.writer, messageId);
   }
 
-  async reactConfession(confessionId: string, reactionType: ReactionType, on: boolean): Promise<void> {
-    await writeConfessionReaction(this.writer, confessionId, reactionType, on);
-    this.flushSoon();
+  reactConfession(confessionId: string, reactionType: ReactionType, on: boolean): Promise<void> {
+    return this.queued((w) => writeConfessionReaction(w, confessionId, reactionType, on));
   }
 
-  async commentConfession(confessionId: string, content: string, author?: ConfessionAuthor): Promise<string> {
-    const id = await writeConfessionComment(this.writer, confessionId, content, author);
-    this.flushSoon();
-    return id;
+  commentConfession(confessionId: string, content: string, author?: ConfessionAuthor): Promise<string> {
+    return this.queued((w) => writeConfessionComment(w, confessionId, content, author));
   }
 
-  async postConfession(content: string, emotionTag: string, author?: ConfessionAuthor): Promise<string> {
-    const id = await writeConfessionPost(this.writer, content, emotionTag, author);
-    this.flushSoon();
-    return id;
+  postConfession(content: string, emotionTag: string, author?: ConfessionAuthor): Promise<string> {
+    return this.queued((w) => writeConfessionPost(w, content, emotionTag, author));
   }
 
-  async markNotificationRead(notificationId: string): Promise<void> {
-    await writeNotificationRead(this.writer, notificationId);
-    this.flushSoon();
+  markNotificationRead(notificationId: string): Promise<void> {
+    return this.queued((w) => writeNotificationRead(w, notificationId));
   }
 
   cacheConfessions(rows: readonly LocalConfession[]): Promise<void> {
@@ -208,54 +198,15 @@ class SyncEngine implements CampusSyncClient {
   }
 
   joinChat(peerId: string): () => void {
-    this.openChat = peerId;
-    this.connection.send({ type: 'join_chat', peerId });
-    return () => {
-      if (this.openChat === peerId) this.openChat = null;
-    };
+    return this.rooms.joinChat(peerId);
   }
 
   joinGroup(groupId: string): () => void {
-    this.openGroup = groupId;
-    this.sendGroupJoin(groupId);
-    return () => {
-      if (this.openGroup !== groupId) return;
-      this.openGroup = null;
-      clearTimeout(this.groupJoinTimer);
-    };
+    return this.rooms.joinGroup(groupId);
   }
 
-  async markGroupSeen(groupId: string): Promise<void> {
-    await this.db.transaction('rw', this.db.conversations, async () => {
-      const row = await this.db.conversations.get(groupId);
-      if (row && row.unreadCount !== 0) await this.db.conversations.update(groupId, { unreadCount: 0 });
-    });
-    this.throttledGroupJoin(groupId);
-  }
-
-  /** join_group writes the server's read mark and costs a rate-limited token: at most one a second. */
-  private throttledGroupJoin(groupId: string): void {
-    const wait = this.lastGroupJoinAt + GROUP_JOIN_INTERVAL_MS - Date.now();
-    if (wait <= 0) {
-      this.sendGroupJoin(groupId);
-      return;
-    }
-    if (this.groupJoinTimer !== undefined) return;
-    this.groupJoinTimer = setTimeout(() => {
-      this.groupJoinTimer = undefined;
-      if (this.openGroup === groupId) this.sendGroupJoin(groupId);
-    }, wait);
-  }
-
-  private sendGroupJoin(groupId: string): void {
-    if (this.connection.send({ type: 'join_group', groupId })) this.lastGroupJoinAt = Date.now();
-  }
-
-  /** After a pull the server learns again what is open (frames sent while offline were dropped). */
-  private rejoin(generation: number): void {
-    if (this.openChat) this.send({ type: 'join_chat', peerId: this.openChat }, generation);
-    if (this.openGroup && this.send({ type: 'join_group', groupId: this.openGroup }, generation))
-      this.lastGroupJoinAt = Date.now();
+  markGroupSeen(groupId: string): Promise<void> {
+    return this.rooms.markGroupSeen(groupId);
   }
 
   loadDirectPage(partnerId: string, page: number): Promise<number> {
@@ -371,7 +322,7 @@ class SyncEngine implements CampusSyncClient {
     this.held = [];
     if (held.length) this.afterApply(await this.apply(held));
     await this.flush(generation);
-    this.rejoin(generation);
+    this.rooms.rejoin(generation);
   }
 
   private async applyLive(batch: Change[]): Promise<void> {
@@ -383,7 +334,7 @@ class SyncEngine implements CampusSyncClient {
   }
 
   private apply(changes: readonly Change[], pageCursor?: number): Promise<Change[]> {
-    return applyChanges(this.db, this.userId, changes, pageCursor, { openGroupId: this.openGroup });
+    return applyChanges(this.db, this.userId, changes, pageCursor, { openGroupId: this.rooms.openGroupId });
   }
 
   /** A message from someone ends their typing indicator. */
