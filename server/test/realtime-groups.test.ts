@@ -100,4 +100,30 @@ describe('group chat over /ws', () => {
     expect(row.readSeq).toBe(row.lastSeq);
     expect(row.lastSeq).toBeGreaterThan(0);
   });
+
+  it("a member's other devices hear group_read when the read mark moves, and only then", async () => {
+    const [phone, laptop] = [await connect(members[3]!), await connect(members[3]!)];
+    const sender = await connect(members[0]!);
+    const mid = sender.mutate({ type: 'send_group_message', id: randomUUID(), groupId, content: 'read me' });
+    await sender.waitFor((f) => f.type === 'ack' && f.mid === mid);
+    await laptop.waitFor((f) => f.type === 'receive_group_message' && JSON.stringify(f).includes('read me'));
+
+    phone.send({ type: 'join_group', groupId });
+    const read = await laptop.waitFor((f) => f.type === 'group_read');
+    const lastSeq = (
+      server.deps.sqlite.prepare('SELECT last_seq FROM groups WHERE id = ?').get(groupId) as {
+        last_seq: number;
+      }
+    ).last_seq;
+    expect(read).toMatchObject({ type: 'group_read', groupId, readSeq: lastSeq });
+    await phone.waitFor((f) => f.type === 'group_read');
+
+    // Nothing new since: opening the group again writes nothing and tells nobody.
+    phone.send({ type: 'join_group', groupId });
+    phone.send({ type: 'ping', t: 2 });
+    await phone.waitFor((f) => f.type === 'pong');
+    await WsClient.settle();
+    expect(laptop.of('group_read')).toHaveLength(1);
+    expect(sender.of('group_read')).toHaveLength(0);
+  });
 });

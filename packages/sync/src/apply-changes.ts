@@ -1,4 +1,5 @@
 import type { Change, Group } from '@campus/protocol';
+import Dexie from 'dexie';
 import type { CampusDatabase } from './database';
 import { lowerUnread, noteDirectMessage, noteGroupMessage } from './conversations';
 import { isUpgrade } from './message-status';
@@ -63,17 +64,17 @@ async function applyChange(
 ): Promise<void> {
   switch (change.type) {
     case 'receive_message': {
-      const fresh = await storeDirectMessages(db, selfId, [change.message]);
       // A stored message is ordered by its seq (the change's, should the message not carry it).
       const noted = { ...change.message, seq: change.message.seq ?? change.seq };
+      const fresh = await storeDirectMessages(db, selfId, [noted]);
       await noteDirectMessage(db, selfId, noted, fresh.has(change.message.id));
       if (change.message.from.id === selfId) await settleOwnSend(db, change.message.id);
       return;
     }
     case 'receive_group_message': {
-      const fresh = await storeGroupMessages(db, [change.message]);
-      const seen = view.openGroupId === change.message.group;
       const noted = { ...change.message, seq: change.message.seq ?? change.seq };
+      const fresh = await storeGroupMessages(db, [noted]);
+      const seen = view.openGroupId === change.message.group;
       await noteGroupMessage(db, selfId, noted, fresh.has(change.message.id) && !seen);
       if (change.message.from.id === selfId) await settleOwnSend(db, change.message.id);
       return;
@@ -111,7 +112,25 @@ async function applyChange(
     case 'notification_read':
       await setNotificationRead(db, change.notificationId, true);
       return;
+    case 'group_read':
+      await groupReadUpTo(db, selfId, change.groupId, change.readSeq);
+      return;
   }
+}
+
+/**
+ * Read on another device up to `readSeq`: what is still unread here is what others sent after it (changes
+ * apply in seq order, so normally nothing).
+ */
+async function groupReadUpTo(db: CampusDatabase, selfId: string, groupId: string, readSeq: number) {
+  const conversation = await db.conversations.get(groupId);
+  if (!conversation || conversation.unreadCount === 0) return;
+  const after = await db.groupMessages
+    .where('[group+seq]')
+    .between([groupId, readSeq + 1], [groupId, Dexie.maxKey])
+    .filter((m) => m.from.id !== selfId)
+    .count();
+  if (after < conversation.unreadCount) await db.conversations.update(groupId, { unreadCount: after });
 }
 
 async function joinGroup(db: CampusDatabase, group: Group): Promise<void> {

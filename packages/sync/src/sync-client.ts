@@ -51,6 +51,7 @@ const CHANGE_TYPES: ReadonlySet<string> = new Set<Change['type']>([
   'group_joined',
   'notification_created',
   'notification_read',
+  'group_read',
 ]);
 
 const isChange = (frame: ServerFrame): frame is Change => CHANGE_TYPES.has(frame.type) && 'seq' in frame;

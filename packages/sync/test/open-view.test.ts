@@ -80,4 +80,21 @@ describe('open chat and group', () => {
     server.emit({ type: 'receive_group_message', seq: 0, message: groupMessage('after leaving') });
     await waitFor(async () => expect((await client!.db.conversations.get(GROUP))?.unreadCount).toBe(1));
   });
+
+  it('a group read on another device clears the unread count here, keeping what came after the mark', async () => {
+    const server = new FakeServer(ME);
+    client = makeClient(server);
+    client.start();
+    await waitFor(() => client!.getState().status === 'online');
+    const first = server.emit({ type: 'receive_group_message', seq: 0, message: groupMessage('one') });
+    const second = server.emit({ type: 'receive_group_message', seq: 0, message: groupMessage('two') });
+    await waitFor(async () => expect((await client!.db.conversations.get(GROUP))?.unreadCount).toBe(2));
+
+    // Another device read up to the first message only (it had not heard the second yet).
+    server.emit({ type: 'group_read', seq: 0, groupId: GROUP, readSeq: first.seq });
+    await waitFor(async () => expect((await client!.db.conversations.get(GROUP))?.unreadCount).toBe(1));
+
+    server.emit({ type: 'group_read', seq: 0, groupId: GROUP, readSeq: second.seq });
+    await waitFor(async () => expect((await client!.db.conversations.get(GROUP))?.unreadCount).toBe(0));
+  });
 });

@@ -4,17 +4,37 @@ import { isGroupMember } from '../modules/chat/writes';
 import type { Connection } from './connection';
 import { userRef } from './user-refs';
 
-const readSeqStatements = new WeakMap<SQLite.Database, SQLite.Statement<[string, string, string]>>();
-function markGroupSeen(sqlite: SQLite.Database, groupId: string, userId: string): void {
-  let stmt = readSeqStatements.get(sqlite);
-  if (!stmt) {
-    stmt = sqlite.prepare(
-      `UPDATE group_members SET read_seq = (SELECT last_seq FROM groups WHERE id = ?)
-        WHERE group_id = ? AND user_id = ?`,
-    );
-    readSeqStatements.set(sqlite, stmt);
+interface ReadMarkStatements {
+  advance: SQLite.Statement<[string, string, string, string]>;
+  readSeq: SQLite.Statement<[string, string], { read_seq: number }>;
+}
+const readMarkStatements = new WeakMap<SQLite.Database, ReadMarkStatements>();
+
+function statementsFor(sqlite: SQLite.Database): ReadMarkStatements {
+  let s = readMarkStatements.get(sqlite);
+  if (!s) {
+    s = {
+      // Only a mark that moves is written (and told to the user's other devices).
+      advance: sqlite.prepare(
+        `UPDATE group_members SET read_seq = (SELECT last_seq FROM groups WHERE id = ?)
+          WHERE group_id = ? AND user_id = ? AND read_seq < (SELECT last_seq FROM groups WHERE id = ?)`,
+      ),
+      readSeq: sqlite.prepare('SELECT read_seq FROM group_members WHERE group_id = ? AND user_id = ?'),
+    };
+    readMarkStatements.set(sqlite, s);
   }
-  stmt.run(groupId, groupId, userId);
+  return s;
+}
+
+/** Everything in the group so far counts as seen; the user's devices hear `group_read` when that changed. */
+function markGroupSeen(conn: Connection, groupId: string): void {
+  const { sqlite } = conn.rt.deps;
+  const s = statementsFor(sqlite);
+  conn.rt.hub.commit((tx) => {
+    if (s.advance.run(groupId, groupId, conn.userId, groupId).changes === 0) return;
+    const row = s.readSeq.get(groupId, conn.userId);
+    if (row) tx.emit({ type: 'group_read', groupId, readSeq: row.read_seq }, [`u:${conn.userId}`]);
+  });
 }
 
 function refuseGroup(conn: Connection, groupId: string): void {
@@ -44,7 +64,7 @@ export function joinChat(conn: Connection, peerId: string): void {
 /** The user opened a group: members only; everything in it so far counts as seen. */
 export function joinGroup(conn: Connection, groupId: string): void {
   if (!member(conn, groupId)) return refuseGroup(conn, groupId);
-  markGroupSeen(conn.rt.deps.sqlite, groupId, conn.userId);
+  markGroupSeen(conn, groupId);
 }
 
 /** Typing goes to the partner only (roomId) or to the other members of the group (groupId). */

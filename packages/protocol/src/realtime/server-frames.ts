@@ -68,6 +68,17 @@ export const notificationReadChangeSchema = z.object({
   notificationId: z.string(),
 });
 
+/**
+ * The user read a group up to `readSeq` on one of their devices: their other devices clear its unread count.
+ * Sent only when the read mark moves.
+ */
+export const groupReadChangeSchema = z.object({
+  type: z.literal('group_read'),
+  seq: z.number().int(),
+  groupId: z.string(),
+  readSeq: z.number().int(),
+});
+
 export const changeSchema = z.discriminatedUnion('type', [
   receiveMessageChangeSchema,
   receiveGroupMessageChangeSchema,
@@ -76,6 +87,7 @@ export const changeSchema = z.discriminatedUnion('type', [
   groupJoinedChangeSchema,
   notificationCreatedChangeSchema,
   notificationReadChangeSchema,
+  groupReadChangeSchema,
 ]);
 export type Change = z.infer<typeof changeSchema>;
 export type ReceiveMessageChange = z.infer<typeof receiveMessageChangeSchema>;
@@ -85,6 +97,7 @@ export type ChatReactionChange = z.infer<typeof chatReactionChangeSchema>;
 export type GroupJoinedChange = z.infer<typeof groupJoinedChangeSchema>;
 export type NotificationCreatedChange = z.infer<typeof notificationCreatedChangeSchema>;
 export type NotificationReadChange = z.infer<typeof notificationReadChangeSchema>;
+export type GroupReadChange = z.infer<typeof groupReadChangeSchema>;
 
 /** Answer to `hello`. */
 export const welcomeFrameSchema = z.object({
