@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFESSION_SERVER_MSG, type FeedResponse } from '@campus/protocol';
+import { CONFESSION_SERVER_MSG, SERVER_MSG, type FeedResponse } from '@campus/protocol';
+import { CONFESSION_RATES } from '../src/modules/confessions/limits';
 import { startTestServer, type TestServer } from './support/test-server';
 import { WsClient } from './support/ws-client';
 import { createStudent, postAs, student } from './confessions-helpers';
@@ -66,6 +67,32 @@ describe('confession and notification mutations over the realtime channel', () =
     const feed = (await server.get('/api/confessions/feed?limit=50', author.token))
       .body as unknown as FeedResponse;
     expect(feed.confessions.find((c) => c.id === id)?.commentCount).toBe(0);
+    ws.close();
+  });
+
+  it('applies the REST per-user limits to outbox posts: the 21st post in an hour is refused and not stored', async () => {
+    const poster = await student(server, 'WsFlood');
+    const ws = await WsClient.connect(server, { id: poster.id, token: poster.token, name: poster.name });
+    const limit = CONFESSION_RATES.post.limit;
+    const mids: number[] = [];
+    for (let i = 0; i <= limit; i++) {
+      mids.push(
+        ws.mutate({ type: 'confession_post', id: randomUUID(), content: `post ${i}`, emotionTag: '😊' }),
+      );
+    }
+    const last = mids.at(-1)!;
+    const refused = await ws.waitFor((f) => f.type === 'message_error' && f.mid === last);
+    expect(refused).toMatchObject({ error: SERVER_MSG.tooManyRequests, context: 'confession_post' });
+    expect(ws.of('ack').filter((f) => mids.includes(f.mid as number))).toHaveLength(limit);
+    // A resend of the refused mutation gets the same answer.
+    const seen = ws.frames.length;
+    ws.mutate({ type: 'confession_post', id: randomUUID(), content: 'again', emotionTag: '😊' }, last);
+    const again = await ws.waitFor((f) => f.type === 'message_error' && f.mid === last, seen);
+    expect(again.error).toBe(SERVER_MSG.tooManyRequests);
+    const rows = server.deps.sqlite
+      .prepare('SELECT count(*) AS n FROM confessions WHERE author_id = ?')
+      .get(poster.id) as { n: number };
+    expect(rows.n).toBe(limit);
     ws.close();
   });
 });

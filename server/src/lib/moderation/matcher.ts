@@ -38,13 +38,37 @@ const matcher = new RegExpMatcher({
 });
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
-/** The code point just before UTF-16 index `start` (maybe the low half of a surrogate pair). */
-function charBefore(text: string, start: number): string {
-  return [...text.slice(Math.max(0, start - 2), start)].at(-1) ?? '';
+
+/**
+ * For every UTF-16 index, where the word (run of letters and digits) around it starts and ends, inclusive;
+ * -1 outside words. Built once per text so widening a match costs O(1): walking outwards per match made one
+ * long word full of matches quadratic (5,000 characters of repeats took over 250 ms).
+ */
+interface Words {
+  start: Int32Array;
+  end: Int32Array;
 }
-/** The code point just after the inclusive UTF-16 index `end`. */
-function charAfter(text: string, end: number): string {
-  return [...text.slice(end + 1, end + 3)][0] ?? '';
+
+function wordsOf(text: string): Words {
+  const start = new Int32Array(text.length).fill(-1);
+  const end = new Int32Array(text.length).fill(-1);
+  let runStart = -1;
+  let offset = 0;
+  const close = (runEnd: number) => {
+    for (let k = runStart; k <= runEnd; k++) {
+      start[k] = runStart;
+      end[k] = runEnd;
+    }
+    runStart = -1;
+  };
+  for (const char of text) {
+    if (WORD_CHAR.test(char)) {
+      if (runStart < 0) runStart = offset;
+    } else if (runStart >= 0) close(offset - 1);
+    offset += char.length;
+  }
+  if (runStart >= 0) close(text.length - 1);
+  return { start, end };
 }
 
 /**
@@ -54,16 +78,24 @@ function charAfter(text: string, end: number): string {
  * its leetspeak transformer turns '!' into 'i', so 'anjing!' would not end a word after transformation.
  */
 export function findSpans(text: string): Span[] {
+  const matches = matcher.getAllMatches(text);
+  if (matches.length === 0) return [];
+  const words = wordsOf(text);
   const spans: Span[] = [];
-  for (const match of matcher.getAllMatches(text)) {
+  for (const match of matches) {
     const meta = dataset.getPayloadWithPhraseMetadata(match).phraseMetadata;
     let { startIndex: start, endIndex: end } = match;
     // Collapsing 'ggg' to 'g' reports the match ending at the first g of the run.
+    // Inside the whole word(s) an earlier match already censored: nothing to add, no run to walk again.
+    const last = spans.at(-1);
+    if (last && start >= last.start && end <= last.end) continue;
     while (end + 1 < text.length && text[end + 1]!.toLowerCase() === text[end]!.toLowerCase()) end++;
-    if (meta?.wordStart && WORD_CHAR.test(charBefore(text, start))) continue;
-    if (meta?.wordEnd && WORD_CHAR.test(charAfter(text, end))) continue;
-    for (let c = charBefore(text, start); WORD_CHAR.test(c); c = charBefore(text, start)) start -= c.length;
-    for (let c = charAfter(text, end); WORD_CHAR.test(c); c = charAfter(text, end)) end += c.length;
+    const before = start > 0 ? words.end[start - 1]! : -1;
+    const after = end + 1 < text.length ? words.start[end + 1]! : -1;
+    if (meta?.wordStart && before >= 0) continue;
+    if (meta?.wordEnd && after >= 0) continue;
+    if (before >= 0) start = words.start[start - 1]!;
+    if (after >= 0) end = words.end[end + 1]!;
     spans.push({ start, end });
   }
   return spans;

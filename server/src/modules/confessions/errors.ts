@@ -2,7 +2,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { CONFESSION_SERVER_MSG } from '@campus/protocol';
 import { HttpError } from '../../lib/http-error';
 
-type RefusalStatus = Extract<ContentfulStatusCode, 400 | 403 | 404 | 409>;
+type RefusalStatus = Extract<ContentfulStatusCode, 400 | 403 | 404 | 409 | 429>;
 
 /**
  * A confession write the rules refuse, thrown before anything is written. It is an HttpError so a REST

@@ -13,36 +13,20 @@ import {
 import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
-import { RateLimiter, type RateRule } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
 import { readId, readQuery } from '../conversations/request';
 import { refusals } from './errors';
+import { consumeConfessionRate, type ConfessionAction } from './limits';
 import { commentsPage, feedPage } from './feed';
 import { collegeName } from './mappers';
 import { isNicknameAvailable, nicknameOf, setNickname } from './nicknames';
 import { addComment, deleteConfession, postConfession, toggleConfessionReaction } from './writes';
 
-const MINUTE = 60_000;
-/** Per user: generous for a person, too few to flood the feed or someone's notifications. */
-export const CONFESSION_RATES = {
-  post: { limit: 20, windowMs: 60 * MINUTE },
-  comment: { limit: 30, windowMs: 5 * MINUTE },
-  react: { limit: 120, windowMs: MINUTE },
-  nicknameCheck: { limit: 60, windowMs: MINUTE },
-  nicknameSet: { limit: 10, windowMs: 10 * MINUTE },
-} satisfies Record<string, RateRule>;
-
 const commentsQuerySchema = pageQuerySchema.pick({ page: true });
 
 /** /api/confessions: nicknames, the feed, posting, reactions, comments and deletion, signed-in users only. */
 export function confessionRoutes(deps: AppDeps) {
-  const limiters = {
-    post: new RateLimiter(CONFESSION_RATES.post, deps.now),
-    comment: new RateLimiter(CONFESSION_RATES.comment, deps.now),
-    react: new RateLimiter(CONFESSION_RATES.react, deps.now),
-    nicknameCheck: new RateLimiter(CONFESSION_RATES.nicknameCheck, deps.now),
-    nicknameSet: new RateLimiter(CONFESSION_RATES.nicknameSet, deps.now),
-  };
+  const limit = (action: ConfessionAction, userId: string) => consumeConfessionRate(deps, action, userId);
   const confessionId = (c: Parameters<typeof readId>[0]) => readId(c, 'id', refusals.notFound());
 
   return new Hono<AuthEnv>()
@@ -54,7 +38,7 @@ export function confessionRoutes(deps: AppDeps) {
     })
     .get('/nickname/check/:nickname', (c) => {
       const userId = c.get('user').id;
-      limiters.nicknameCheck.consume(userId);
+      limit('nicknameCheck', userId);
       const parsed = nicknameSchema.safeParse(c.req.param('nickname'));
       if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid request.');
       return c.json({ available: isNicknameAvailable(deps, userId, parsed.data) });
@@ -62,12 +46,13 @@ export function confessionRoutes(deps: AppDeps) {
     .post('/nickname/set', async (c) => {
       const { nickname } = await readBody(c, setNicknameBodySchema);
       const userId = c.get('user').id;
-      limiters.nicknameSet.consume(userId);
+      limit('nicknameSet', userId);
       return c.json({ nickname: setNickname(deps, userId, nickname) });
     })
     .get('/feed', (c) => {
       const query = readQuery(c, feedQuerySchema);
       const user = c.get('user');
+      limit('feed', user.id);
       return c.json(
         feedPage(deps, { viewerId: user.id, viewerCollege: collegeName(user.college), ...query }),
       );
@@ -75,7 +60,7 @@ export function confessionRoutes(deps: AppDeps) {
     .post('/post', async (c) => {
       const body = await readBody(c, postConfessionBodySchema);
       const userId = c.get('user').id;
-      limiters.post.consume(userId);
+      limit('post', userId);
       const input = { id: body.id ?? randomUUID(), content: body.content, emotionTag: body.emotionTag };
       return c.json(postConfession(deps, userId, input), 201);
     })
@@ -83,14 +68,14 @@ export function confessionRoutes(deps: AppDeps) {
       const id = confessionId(c);
       const { reactionType } = await readBody(c, reactBodySchema);
       const userId = c.get('user').id;
-      limiters.react.consume(userId);
+      limit('react', userId);
       return c.json(toggleConfessionReaction(deps, userId, { confessionId: id, reactionType }));
     })
     .post('/:id/comment', async (c) => {
       const id = confessionId(c);
       const body = await readBody(c, commentBodySchema);
       const userId = c.get('user').id;
-      limiters.comment.consume(userId);
+      limit('comment', userId);
       const input = { id: body.id ?? randomUUID(), confessionId: id, content: body.content };
       return c.json(addComment(deps, userId, input), 201);
     })
