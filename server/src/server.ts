@@ -64,7 +64,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       vapid: loadOrCreateVapidKeys(config.dataDir),
       subject: vapidSubject(config.mailFrom),
       log,
-      allowLocalEndpoints: config.nodeEnv !== 'production',
+      // Only tests run their own push service; anywhere else an endpoint must be a browser's push service.
+      allowLocalEndpoints: config.nodeEnv === 'test',
     }),
     log,
     mailer,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFESSION_SERVER_MSG, type Confession, type FeedResponse } from '@campus/protocol';
 import { moderate } from '../src/lib/moderation';
+import { MAX_FEED_OFFSET } from '../src/modules/confessions/feed';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createStudent, postAs, student, withNickname } from './confessions-helpers';
 
@@ -148,6 +149,26 @@ describe('nicknames', () => {
     expect((await server.get('/api/confessions/nickname', ben.token)).body).toEqual({ nickname: 'nightowl' });
   });
 
+  it('keeps a name that signed a confession or comment with its user after a rename', async () => {
+    const ray = await withNickname(server, await createStudent(server, 'Ray'), 'RayOfLight');
+    await postAs(server, ray, 'signed with my first name');
+    await withNickname(server, ray, 'RayTwo');
+    const eve = await createStudent(server, 'Eve');
+    // Eve cannot take the name Ray's confession carries, in any case or width.
+    for (const name of ['rayoflight', 'ＲａｙＯｆＬｉｇｈｔ']) {
+      const check = await server.get(
+        `/api/confessions/nickname/check/${encodeURIComponent(name)}`,
+        eve.token,
+      );
+      expect(check.body).toEqual({ available: false });
+      const taken = await server.post('/api/confessions/nickname/set', { nickname: name }, eve.token);
+      expect(taken.status).toBe(409);
+      expect(taken.body.error).toBe(CONFESSION_SERVER_MSG.nicknameTaken);
+    }
+    // Ray may go back to it.
+    await withNickname(server, ray, 'rayoflight');
+  });
+
   it('is 2 to 20 characters', async () => {
     const cam = await createStudent(server, 'Cam');
     for (const nickname of ['x', 'y'.repeat(21), '   ']) {
@@ -193,6 +214,27 @@ describe('deleting', () => {
       (await server.post(`/api/confessions/${id}/react`, { reactionType: 'funny' }, other.token)).status,
     ).toBe(404);
     expect((await server.get(`/api/confessions/${id}/comments`, other.token)).status).toBe(404);
+  });
+});
+
+describe('tab counts', () => {
+  it('follow posts and deletions in both tabs without counting the table', async () => {
+    const college = `Count College ${randomUUID().slice(0, 6)}`;
+    const a = await student(server, 'Counter', college);
+    const before = await feedOf(a.token);
+    expect(before.collegeTotal).toBe(0);
+    const first = await postAs(server, a, 'one');
+    await postAs(server, a, 'two');
+    const after = await feedOf(a.token);
+    expect(after.total).toBe(before.total + 2);
+    expect(after.collegeTotal).toBe(2);
+    await server.call('DELETE', `/api/confessions/${first}`, undefined, a.token);
+    await server.call('DELETE', `/api/confessions/${first}`, undefined, a.token); // 404, counts once
+    const deleted = await feedOf(a.token);
+    expect(deleted.total).toBe(before.total + 1);
+    expect(deleted.collegeTotal).toBe(1);
+    // Beyond the deepest page the feed answers empty instead of walking the index.
+    expect((await feedOf(a.token, `?page=${MAX_FEED_OFFSET / 10 + 1}&limit=10`)).confessions).toEqual([]);
   });
 });
 

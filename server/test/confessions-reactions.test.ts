@@ -108,4 +108,22 @@ describe('confession notifications', () => {
     expect(list.find((n) => n.type === 'confession_reaction')?.body).not.toContain('Someone-nick');
     expect(await notificationsOf(other)).toEqual([]);
   });
+
+  it('notify once per reactor and type: toggling off and on again does not flood the author', async () => {
+    const author = await student(server, 'Flooded');
+    const fan = await student(server, 'Toggling');
+    const id = await postAs(server, author, 'please do not spam me');
+    for (let i = 0; i < 5; i++) {
+      await react(fan, id, 'funny'); // on
+      await react(fan, id, 'funny'); // off
+    }
+    await react(fan, id, 'relatable');
+    const list = await notificationsOf(author);
+    expect(list.map((n) => n.body).sort()).toEqual(
+      [
+        'Someone reacted “Funny” to your confession.',
+        'Someone reacted “Relatable” to your confession.',
+      ].sort(),
+    );
+  });
 });

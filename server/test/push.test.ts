@@ -243,8 +243,8 @@ describe('push failures', () => {
   });
 });
 
-describe('push endpoints in production', () => {
-  it('must be public https push services, so a user cannot aim the server inward', () => {
+describe('push endpoints outside tests', () => {
+  it('must be a browser push service on the https port, so a user cannot aim the server inward', () => {
     const service = createPushService({
       vapid: loadOrCreateVapidKeys(server.dataDir),
       subject: 'mailto:ops@campustalk.local',
@@ -255,6 +255,7 @@ describe('push endpoints in production', () => {
       'https://fcm.googleapis.com/fcm/send/abc',
       'https://updates.push.services.mozilla.com/wpush/v2/abc',
       'https://web.push.apple.com/abc',
+      'https://wns2-par02p.notify.windows.com/w/?token=abc',
     ])
       expect(service.acceptsEndpoint(ok)).toBe(true);
     for (const refused of [
@@ -267,6 +268,11 @@ describe('push endpoints in production', () => {
       'https://printer.local/x',
       'https://intranet/x',
       'https://user:pw@fcm.googleapis.com/x',
+      'https://fcm.googleapis.com:8443/x',
+      'https://127.0.0.1.nip.io/x',
+      'https://internal-api.corp.example.com/x',
+      'https://fcm.googleapis.com.evil.example/x',
+      'https://evilfcm.googleapis.com/x',
       'not a url',
     ])
       expect(service.acceptsEndpoint(refused)).toBe(false);

@@ -21,7 +21,7 @@ export interface PushService {
   /** The VAPID public key browsers subscribe with. */
   readonly publicKey: string;
   send(target: PushTarget, payload: PushPayload, options: PushSendOptions): Promise<PushResult>;
-  /** Whether an endpoint may be stored: a public https URL; outside production also http and local hosts. */
+  /** Whether an endpoint may be stored: a known browser push service (in tests, any http(s) URL). */
   acceptsEndpoint(endpoint: string): boolean;
 }
 
@@ -30,7 +30,7 @@ export interface PushServiceOptions {
   /** `mailto:` or https URL the push services may contact. */
   subject: string;
   log: Logger;
-  /** Outside production http and local hosts are allowed, so tests can run a local push service. */
+  /** Tests only: any http(s) endpoint, so they can run a local push service. */
   allowLocalEndpoints: boolean;
 }
 
@@ -47,11 +47,22 @@ export function endpointOrigin(endpoint: string): string {
   }
 }
 
-/** IP literals and single-label or local names: never a push service. */
-function isLocalHost(hostname: string): boolean {
-  const host = hostname.replace(/\.$/, '');
-  if (host.startsWith('[') || /^[\d.]+$/.test(host)) return true;
-  return !host.includes('.') || /\.(?:local|localhost|internal|lan|home|arpa)$/i.test(host);
+/**
+ * The browsers' push services. A subscription endpoint is a URL the server will POST to, so outside tests
+ * only these hosts on the default https port are accepted: checking for 'public' hostnames is not enough
+ * (a name like 127.0.0.1.nip.io, or an internal company host, resolves inward).
+ */
+const PUSH_SERVICE_HOSTS: readonly RegExp[] = [
+  /^fcm\.googleapis\.com$/, // Chrome, Edge on Android, Opera, Samsung Internet
+  /^updates\.push\.services\.mozilla\.com$/, // Firefox
+  /^[a-z0-9-]+\.notify\.windows\.com$/, // Edge on Windows (WNS)
+  /^web\.push\.apple\.com$/, // Safari
+];
+
+function isPushService(url: URL): boolean {
+  return (
+    url.protocol === 'https:' && url.port === '' && PUSH_SERVICE_HOSTS.some((host) => host.test(url.hostname))
+  );
 }
 
 /**
@@ -71,8 +82,7 @@ export function createPushService(options: PushServiceOptions): PushService {
     }
     if (url.username || url.password) return false;
     if (options.allowLocalEndpoints) return url.protocol === 'https:' || url.protocol === 'http:';
-    // Push services are public https hosts; anything else would let a user aim the server's POSTs inward.
-    return url.protocol === 'https:' && !isLocalHost(url.hostname);
+    return isPushService(url);
   }
 
   return {

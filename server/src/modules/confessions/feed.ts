@@ -21,6 +21,12 @@ export interface FeedRequest {
 }
 
 /**
+ * How deep the feed scrolls: OFFSET walks the index row by row, so a bot asking for page 10,000 would cost
+ * a scan of half a million rows per request. 500 pages of 10 is far more than anyone scrolls.
+ */
+export const MAX_FEED_OFFSET = 5000;
+
+/**
  * A feed page, newest first, in five queries whatever the page size: the page, the two tab counts, the
  * viewer's own reactions on the page and the newest comments of each card.
  */
@@ -29,11 +35,14 @@ export function feedPage(deps: AppDeps, request: FeedRequest): FeedResponse {
   const { viewerId: viewer, limit } = request;
   const offset = (request.page - 1) * limit;
   const rows =
-    request.college === undefined
-      ? s.feedAll.all({ viewer, limit, offset })
-      : s.feedCollege.all({ viewer, college: request.college, limit, offset });
-  const total = s.countAll.get()!.n;
-  const collegeTotal = request.viewerCollege === null ? 0 : s.countCollege.get(request.viewerCollege)!.n;
+    offset >= MAX_FEED_OFFSET
+      ? []
+      : request.college === undefined
+        ? s.feedAll.all({ viewer, limit, offset })
+        : s.feedCollege.all({ viewer, college: request.college, limit, offset });
+  const total = s.total.get('*')?.n ?? 0;
+  const collegeTotal =
+    request.viewerCollege === null ? 0 : (s.total.get(`c:${request.viewerCollege}`)?.n ?? 0);
 
   const ids = JSON.stringify(rows.map((r) => r.id));
   const mine = new Map<string, Set<ReactionType>>();

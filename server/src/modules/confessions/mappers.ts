@@ -64,7 +64,10 @@ export function storedCollegeName(column: string | null): string | null {
   }
 }
 
-/** Nicknames are unique ignoring case, in any script. */
+/**
+ * Nicknames are unique ignoring case, in any script, and ignoring compatibility forms (NFKC folds
+ * full-width 'ａｌｅｘ' into 'alex'). Migration 0005 repeats this fold; change both together.
+ */
 export function nicknameKey(nickname: string): string {
-  return nickname.normalize('NFC').toLowerCase();
+  return nickname.normalize('NFKC').toLowerCase();
 }

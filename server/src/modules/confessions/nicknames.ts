@@ -7,10 +7,15 @@ export function nicknameOf(deps: AppDeps, userId: string): string | null {
   return confessionStatements(deps.sqlite).nicknameOf.get(userId)?.nickname ?? null;
 }
 
-/** Free, or already the asking user's own (in any case): they may set it again. */
+/**
+ * Free, or already the asking user's own (in any case): they may set it again. A name someone signed a
+ * confession or comment with stays theirs after they rename, so nobody can pass as that author.
+ */
 export function isNicknameAvailable(deps: AppDeps, userId: string, nickname: string): boolean {
-  const owner = confessionStatements(deps.sqlite).nicknameOwner.get(nicknameKey(nickname));
-  return !owner || owner.user_id === userId;
+  const key = nicknameKey(nickname);
+  return confessionStatements(deps.sqlite)
+    .nicknameOwner.all(key, key)
+    .every((owner) => owner.user_id === userId);
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -24,7 +29,10 @@ function isUniqueViolation(error: unknown): boolean {
 export function setNickname(deps: AppDeps, userId: string, nickname: string): string {
   const s = confessionStatements(deps.sqlite);
   try {
-    s.upsertNickname.run(userId, nickname, nicknameKey(nickname), new Date(deps.now()).toISOString());
+    deps.realtime.commit(() => {
+      if (!isNicknameAvailable(deps, userId, nickname)) throw refusals.nicknameTaken();
+      s.upsertNickname.run(userId, nickname, nicknameKey(nickname), new Date(deps.now()).toISOString());
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw refusals.nicknameTaken();
     throw error;

@@ -6,8 +6,10 @@ import { notify } from '../notifications/service';
 /** Long comments are cut in the notification body; the panel shows one or two lines. */
 const BODY_PREVIEW = 80;
 
+/** Cut by code point, so an emoji at the cut is kept whole or dropped, never split into a lone half. */
 function preview(text: string): string {
-  return text.length > BODY_PREVIEW ? `${text.slice(0, BODY_PREVIEW - 1)}…` : text;
+  const chars = Array.from(text);
+  return chars.length > BODY_PREVIEW ? `${chars.slice(0, BODY_PREVIEW - 1).join('')}…` : text;
 }
 
 /**

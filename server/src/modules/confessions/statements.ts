@@ -30,6 +30,7 @@ export interface CommentRow {
 export interface ConfessionOwnerRow {
   author_id: string;
   deleted_at: string | null;
+  college: string | null;
 }
 
 /** The counter column of each reaction type (fixed names, never user input). */
@@ -69,9 +70,15 @@ function prepare(sqlite: SQLite.Database) {
       sqlite,
       'SELECT nickname FROM nicknames WHERE user_id = ?',
     ),
-    nicknameOwner: statement<[string], { user_id: string }>(
+    // A name is someone else's while it is their nickname or once it signed something of theirs.
+    nicknameOwner: statement<[string, string], { user_id: string }>(
       sqlite,
-      'SELECT user_id FROM nicknames WHERE nickname_key = ?',
+      `SELECT user_id FROM nicknames WHERE nickname_key = ?
+       UNION SELECT user_id FROM nickname_claims WHERE nickname_key = ?`,
+    ),
+    claimNickname: statement<[string, string]>(
+      sqlite,
+      'INSERT OR IGNORE INTO nickname_claims (nickname_key, user_id) VALUES (?, ?)',
     ),
     upsertNickname: statement<[string, string, string, string]>(
       sqlite,
@@ -86,7 +93,7 @@ function prepare(sqlite: SQLite.Database) {
 
     owner: statement<[string], ConfessionOwnerRow>(
       sqlite,
-      'SELECT author_id, deleted_at FROM confessions WHERE id = ?',
+      'SELECT author_id, deleted_at, college FROM confessions WHERE id = ?',
     ),
     card: statement<[{ viewer: string; id: string }], ConfessionRow>(
       sqlite,
@@ -107,6 +114,16 @@ function prepare(sqlite: SQLite.Database) {
       'DELETE FROM confession_reactions WHERE confession_id = ?',
     ),
     deleteCommentsOf: statement<[string]>(sqlite, 'DELETE FROM confession_comments WHERE confession_id = ?'),
+    deleteNoticesOf: statement<[string]>(
+      sqlite,
+      'DELETE FROM confession_reaction_notices WHERE confession_id = ?',
+    ),
+    // True the first time this user adds this reaction to this confession: only then is the author told.
+    noteReactionNotice: statement<[string, string, string]>(
+      sqlite,
+      `INSERT OR IGNORE INTO confession_reaction_notices (confession_id, user_id, reaction_type)
+       VALUES (?, ?, ?)`,
+    ),
 
     addReaction: statement<[string, string, string, string]>(
       sqlite,
@@ -160,13 +177,12 @@ function prepare(sqlite: SQLite.Database) {
       `SELECT ${CARD_COLUMNS} FROM confessions WHERE deleted_at IS NULL AND college = @college
         ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
     ),
-    countAll: statement<[], { n: number }>(
+    // The tab counts, kept in the post and delete transactions: '*' for all, 'c:<college>' for one.
+    total: statement<[string], { n: number }>(sqlite, 'SELECT n FROM confession_totals WHERE scope = ?'),
+    bumpTotal: statement<[{ scope: string; delta: number }]>(
       sqlite,
-      'SELECT count(*) AS n FROM confessions WHERE deleted_at IS NULL',
-    ),
-    countCollege: statement<[string], { n: number }>(
-      sqlite,
-      'SELECT count(*) AS n FROM confessions WHERE deleted_at IS NULL AND college = ?',
+      `INSERT INTO confession_totals (scope, n) VALUES (@scope, max(0, @delta))
+       ON CONFLICT (scope) DO UPDATE SET n = max(0, n + @delta)`,
     ),
     // The viewer's own reactions on a page of confessions, never anyone else's. CROSS JOIN keeps the page's
     // ids outside: one key lookup per card, not a scan of everything the viewer ever reacted to.

@@ -12,7 +12,7 @@ import {
 import type { AppDeps } from '../../lib/deps';
 import { moderate } from '../../lib/moderation';
 import { ConfessionRefusal, refusals } from './errors';
-import { storedCollegeName, toComment, toConfession, toCounts } from './mappers';
+import { nicknameKey, storedCollegeName, toComment, toConfession, toCounts } from './mappers';
 import { notifyComment, notifyReaction } from './notify-author';
 import { confessionStatements, type ConfessionStatements } from './statements';
 
@@ -110,6 +110,9 @@ export function postConfession(deps: AppDeps, userId: string, input: PostConfess
       college,
       createdAt,
     );
+    s.claimNickname.run(nicknameKey(nickname), userId);
+    s.bumpTotal.run({ scope: '*', delta: 1 });
+    if (college !== null) s.bumpTotal.run({ scope: `c:${college}`, delta: 1 });
     return confessionFor(s, userId, input.id);
   });
 }
@@ -133,7 +136,9 @@ export function setConfessionReaction(
       const createdAt = new Date(deps.now()).toISOString();
       if (s.addReaction.run(confessionId, userId, reactionType, createdAt).changes > 0) {
         s.bump[reactionType].run(1, confessionId);
-        if (authorId !== userId) notifyReaction(deps, tx, authorId, confessionId, reactionType);
+        // Once per reactor and type: taking a reaction back and adding it again tells nobody twice.
+        if (authorId !== userId && s.noteReactionNotice.run(confessionId, userId, reactionType).changes > 0)
+          notifyReaction(deps, tx, authorId, confessionId, reactionType);
       }
     } else if (s.removeReaction.run(confessionId, userId, reactionType).changes > 0) {
       s.bump[reactionType].run(-1, confessionId);
@@ -187,6 +192,7 @@ export function addComment(deps: AppDeps, userId: string, input: CommentInput): 
     );
     const createdAt = new Date(deps.now()).toISOString();
     s.insertComment.run(input.id, input.confessionId, userId, nickname, content, createdAt);
+    s.claimNickname.run(nicknameKey(nickname), userId);
     s.bumpComments.run(input.confessionId);
     if (authorId !== userId) notifyComment(deps, tx, authorId, input.confessionId, nickname, content);
     return { id: input.id, confessionId: input.confessionId, nickname, content, createdAt, isMine: true };
@@ -197,9 +203,15 @@ export function addComment(deps: AppDeps, userId: string, input: CommentInput): 
 export function deleteConfession(deps: AppDeps, userId: string, confessionId: string): void {
   const s = confessionStatements(deps.sqlite);
   deps.realtime.commit(() => {
-    if (liveAuthor(s, confessionId) !== userId) throw refusals.notAuthor();
-    s.softDelete.run(new Date(deps.now()).toISOString(), confessionId);
+    const owner = s.owner.get(confessionId);
+    if (!owner || owner.deleted_at !== null) throw refusals.notFound();
+    if (owner.author_id !== userId) throw refusals.notAuthor();
+    if (s.softDelete.run(new Date(deps.now()).toISOString(), confessionId).changes > 0) {
+      s.bumpTotal.run({ scope: '*', delta: -1 });
+      if (owner.college !== null) s.bumpTotal.run({ scope: `c:${owner.college}`, delta: -1 });
+    }
     s.deleteReactionsOf.run(confessionId);
+    s.deleteNoticesOf.run(confessionId);
     s.deleteCommentsOf.run(confessionId);
   });
 }

@@ -1,17 +1,22 @@
 import { notificationUrl, type AppNotification, type PushPayload } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
+import { pushQueueOf } from './push-queue';
 import { deleteSubscription, notificationExists, subscriptionsOf } from './repo';
 
 /**
  * Sends the notification to every push subscription of the user, after the current transaction: a push
  * must never hold the database, and a notification whose transaction rolled back is never pushed (its
- * row is looked for first). Subscriptions the push service calls gone (404/410) are deleted.
+ * row is looked for first). Subscriptions the push service calls gone (404/410) are deleted. Pushes go
+ * through the server's bounded queue (push-queue.ts), which may drop one; the panel still lists it.
  */
 export function schedulePush(deps: AppDeps, userId: string, notification: AppNotification): void {
   setImmediate(() => {
-    void deliver(deps, userId, notification).catch((error: unknown) => {
-      deps.log.error({ err: error, notificationId: notification.id }, 'web push delivery crashed');
-    });
+    const queued = pushQueueOf(deps).offer(userId, () =>
+      deliver(deps, userId, notification).catch((error: unknown) => {
+        deps.log.error({ err: error, notificationId: notification.id }, 'web push delivery crashed');
+      }),
+    );
+    if (!queued) deps.log.warn({ notificationId: notification.id }, 'web push dropped (limit)');
   });
 }
 

@@ -1,0 +1,78 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * Safety and scale for confessions, found in review:
+ * - `confession_reaction_notices`: a reaction notifies the author once per reactor, confession and type,
+ *   so toggling a reaction off and on cannot flood someone's notifications and pushes.
+ * - `confession_totals`: the feed's tab counts kept as counters (a count(*) per feed request scanned the
+ *   whole table). Scope '*' is every confession, 'c:<college>' one college's.
+ * - `nickname_claims`: a nickname that signed a confession or comment stays its user's after a rename, so
+ *   nobody else can take it and pass as the author of what it signed.
+ * Keys are recomputed with NFKC (full-width and other compatibility forms fold to one name).
+ */
+const UP = [
+  `CREATE TABLE confession_reaction_notices (
+     confession_id TEXT NOT NULL REFERENCES confessions(id) ON DELETE CASCADE,
+     user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+     reaction_type TEXT NOT NULL,
+     PRIMARY KEY (confession_id, user_id, reaction_type)
+   ) WITHOUT ROWID`,
+  // Deleting an account removes its notices without a scan.
+  `CREATE INDEX confession_reaction_notices_user_idx ON confession_reaction_notices (user_id)`,
+  // Reactions made before this migration were notified already.
+  `INSERT INTO confession_reaction_notices (confession_id, user_id, reaction_type)
+     SELECT confession_id, user_id, reaction_type FROM confession_reactions`,
+
+  `CREATE TABLE confession_totals (
+     scope TEXT PRIMARY KEY,
+     n INTEGER NOT NULL
+   ) WITHOUT ROWID`,
+  `INSERT INTO confession_totals (scope, n)
+     SELECT '*', count(*) FROM confessions WHERE deleted_at IS NULL`,
+  `INSERT INTO confession_totals (scope, n)
+     SELECT 'c:' || college, count(*) FROM confessions WHERE deleted_at IS NULL AND college IS NOT NULL
+      GROUP BY college`,
+
+  `CREATE TABLE nickname_claims (
+     nickname_key TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE
+   ) WITHOUT ROWID`,
+  `CREATE INDEX nickname_claims_user_idx ON nickname_claims (user_id)`,
+];
+
+/** The same fold as the server's `nicknameKey` (mappers.ts), which this migration must not import. */
+const keyOf = (nickname: string) => nickname.normalize('NFKC').toLowerCase();
+
+interface Signed {
+  user_id: string;
+  nickname: string;
+}
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  for (const statement of UP) await sql.raw(statement).execute(db);
+
+  const current = await sql<Signed>`SELECT user_id, nickname FROM nicknames`.execute(db);
+  for (const row of current.rows) {
+    // Two names that only NFKC folds together keep their old keys (one was taken first).
+    await sql`UPDATE OR IGNORE nicknames SET nickname_key = ${keyOf(row.nickname)} WHERE user_id = ${row.user_id}`.execute(
+      db,
+    );
+  }
+  // Oldest first: where two users signed with one name, the first keeps it.
+  const signed = await sql<Signed>`
+    SELECT author_id AS user_id, nickname FROM (
+      SELECT author_id, nickname, min(created_at) AS first FROM confessions GROUP BY author_id, nickname
+      UNION ALL
+      SELECT author_id, nickname, min(created_at) AS first FROM confession_comments GROUP BY author_id, nickname
+    ) ORDER BY first`.execute(db);
+  for (const row of signed.rows) {
+    await sql`INSERT OR IGNORE INTO nickname_claims (nickname_key, user_id) VALUES (${keyOf(row.nickname)}, ${row.user_id})`.execute(
+      db,
+    );
+  }
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const table of ['nickname_claims', 'confession_totals', 'confession_reaction_notices'])
+    await sql.raw(`DROP TABLE ${table}`).execute(db);
+}
