@@ -117,7 +117,7 @@ describe('the notifications panel', () => {
     expect(screen.getByText('No notifications.')).toBeTruthy();
   });
 
-  it('filters by title or body, ignoring case', async () => {
+  it('filters by title or body, ignoring case, and says when nothing matches', async () => {
     mockServer({
       'GET /api/notifications': () =>
         list([
@@ -136,8 +136,14 @@ describe('the notifications panel', () => {
     fireEvent.change(search, { target: { value: 'FRIEND' } });
     expect(within(panel()).getAllByRole('listitem')).toHaveLength(1);
     expect(screen.getByRole('button', { name: /Friend request/ })).toBeTruthy();
+    fireEvent.change(search, { target: { value: 'zebra' } });
+    expect(within(panel()).queryAllByRole('listitem')).toHaveLength(0);
+    expect(within(panel()).getByRole('status').textContent).toBe('No matching notifications.');
+    // Not the 'no notifications at all' state: there are some, just none matching.
+    expect(within(panel()).queryByText(CONFESSION_MSG.notificationsEmptyTitle)).toBeNull();
     fireEvent.change(search, { target: { value: '' } });
     expect(within(panel()).getAllByRole('listitem')).toHaveLength(3);
+    expect(within(panel()).queryByText('No matching notifications.')).toBeNull();
   });
 
   it('closes on Escape (focus back on the bell), on a click outside and with Close', async () => {

@@ -8,6 +8,7 @@ import { useNow } from './useNow';
 /** Labels refresh every 60 seconds (spec section 9). */
 const TIME_REFRESH_MS = 60_000;
 const SKELETONS = 3;
+const NO_MATCHES = 'No matching notifications.';
 
 interface NotificationsPanelProps {
   id: string;
@@ -103,6 +104,11 @@ export function NotificationsPanel(props: NotificationsPanelProps) {
             <p className="notifications-panel__empty-title">{CONFESSION_MSG.notificationsEmptyTitle}</p>
             <p>{CONFESSION_MSG.notificationsEmptyBody}</p>
           </div>
+        ) : status !== 'error' && shown.length === 0 ? (
+          // A search that matches nothing: say so rather than show an empty box.
+          <p className="notifications-panel__none" role="status">
+            {NO_MATCHES}
+          </p>
         ) : (
           <ul className="notifications-panel__items">
             {shown.map((notification) => (
