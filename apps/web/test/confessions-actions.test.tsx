@@ -30,6 +30,13 @@ describe('nickname', () => {
       'GET /api/confessions/nickname/check/Taken': () => ({ status: 200, body: { available: false } }),
       'GET /api/confessions/nickname/check/Moonlight': () => ({ status: 200, body: { available: true } }),
       'POST /api/confessions/nickname/set': () => ({ status: 200, body: { nickname: 'Moonlight' } }),
+      'POST /api/confessions/c1/react': () => ({
+        status: 200,
+        body: {
+          reactions: { relatable: 1, funny: 0, feelYou: 0, shareWorthy: 0 },
+          myReactions: ['relatable'],
+        },
+      }),
     });
     renderConfessions();
     expect(await screen.findByText(CONFESSION_MSG.nicknameBanner, {}, SLOW)).toBeTruthy();
@@ -65,12 +72,37 @@ describe('nickname', () => {
       nickname: 'Moonlight',
     });
     expect(screen.queryByText(CONFESSION_MSG.nicknameBanner)).toBeNull();
-    // With a nickname, reacting goes to the server.
-    fireEvent.click(within(card('Anon')).getByRole('button', { name: /^Like/ }));
+    // The Like that opened the chooser is not lost: it goes to the server once the nickname is set.
     await waitFor(
-      () => expect(calls.some((call) => call.path === '/api/confessions/c1/react')).toBe(true),
+      () => expect(calls.filter((call) => call.path === '/api/confessions/c1/react')).toHaveLength(1),
       SLOW,
     );
+    const like = within(card('Anon')).getByRole('button', { name: /^Like/ });
+    expect(like.getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('keeps a typed comment while the nickname is chosen', async () => {
+    mockServer({
+      ...storeSessionFor(student),
+      ...NO_NICKNAME,
+      [collegeFeed(1)]: () => feedPage([confession('c1', { nickname: 'Poet' })]),
+      'GET /api/confessions/c1/comments': () => ({ status: 200, body: { comments: [], total: 0 } }),
+      'GET /api/confessions/nickname/check/Moon': () => ({ status: 200, body: { available: true } }),
+      'POST /api/confessions/nickname/set': () => ({ status: 200, body: { nickname: 'Moon' } }),
+    });
+    renderConfessions();
+    await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
+    fireEvent.click(within(card('Poet')).getByRole('button', { name: /^Comment/ }));
+    const panel = screen.getByRole('dialog', { name: 'Comments' });
+    fireEvent.change(within(panel).getByLabelText('Add a comment'), { target: { value: 'Same here' } });
+    fireEvent.click(within(panel).getByRole('button', { name: 'Comment' }));
+
+    const chooser = await screen.findByRole('dialog', { name: 'Choose a nickname' }, SLOW);
+    fireEvent.change(within(chooser).getByLabelText('Nickname'), { target: { value: 'Moon' } });
+    await waitFor(() => expect(within(chooser).getByRole('status').textContent).toBe('available'), SLOW);
+    fireEvent.click(within(chooser).getByRole('button', { name: 'Set' }));
+    const reopened = await screen.findByRole('dialog', { name: 'Comments' }, SLOW);
+    expect(within(reopened).getByLabelText<HTMLTextAreaElement>('Add a comment').value).toBe('Same here');
   });
 
   it('opens the composer once a nickname is chosen from Post Confession', async () => {

@@ -12,6 +12,7 @@ import {
   cards,
   collegeFeed,
   confession,
+  feed,
   feedPage,
   many,
   renderConfessions,
@@ -119,6 +120,56 @@ describe('Confessions feed', () => {
     await waitFor(async () => expect(await db.confessions.count()).toBe(13), SLOW);
     const order = await db.confessions.orderBy('feedOrder').toArray();
     expect(order.map((row) => row.id)).toEqual([...many('a', 10), ...many('b', 3)].map((row) => row.id));
+  });
+
+  it('keeps paging after a network failure: no end marker while offline, more once back online', async () => {
+    const observer = stubIntersectionObserver();
+    let network: 'down' | 'up' = 'down';
+    mockServer({
+      ...storeSessionFor(student),
+      ...NICKNAME_SET,
+      [collegeFeed(1)]: () => feedPage(many('a', 10), 13),
+      [collegeFeed(2)]: () => (network === 'down' ? 'network-error' : feedPage(many('b', 3), 13)),
+    });
+    renderConfessions();
+    await waitFor(() => expect(cards()).toHaveLength(10), SLOW);
+
+    act(() => observer.nearEnd());
+    expect(await screen.findByText(/You are offline\. More confessions will load/, {}, SLOW)).toBeTruthy();
+    // More pages exist: not the end of the feed.
+    expect(screen.queryByText(CONFESSION_MSG.end)).toBeNull();
+    expect(cards()).toHaveLength(10);
+
+    network = 'up';
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    await waitFor(() => expect(cards()).toHaveLength(13), SLOW);
+    expect(screen.getByText(CONFESSION_MSG.end)).toBeTruthy();
+    expect(screen.queryByText(/You are offline/)).toBeNull();
+  });
+
+  it('offers Retry under the offline cached feed, with no end marker', async () => {
+    let network: 'down' | 'up' = 'down';
+    mockServer({
+      ...storeSessionFor(student),
+      ...NICKNAME_SET,
+      [collegeFeed(1)]: () => (network === 'down' ? 'network-error' : feedPage([confession('fresh')])),
+    });
+    // Cache writes of earlier tests may still land: this test only counts on its own row.
+    const saved = { ...confession('saved', { nickname: 'Saved' }), feedOrder: -1 };
+    await userDatabase(student.id).confessions.put(saved);
+    renderConfessions();
+    expect(await screen.findByText('You are offline: showing saved confessions.', {}, SLOW)).toBeTruthy();
+    expect(card('Saved')).toBeTruthy();
+    expect(screen.queryByText(CONFESSION_MSG.end)).toBeNull();
+
+    network = 'up';
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.queryByText(/You are offline/)).toBeNull(), SLOW);
+    expect(cards()).toHaveLength(1);
+    expect(within(feed()).getByText('Confession fresh')).toBeTruthy();
+    expect(screen.getByText(CONFESSION_MSG.end)).toBeTruthy();
   });
 
   it('stores loaded pages and shows the cached cards when the feed is opened offline', async () => {

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { Confession, Platform } from '@campus/protocol';
+import type { SyncClient, SyncClientOptions } from '@campus/sync';
 import { AppProviders } from '../src/app/AppProviders';
 import { AppRoutes } from '../src/app/AppRoutes';
 import { SyncFactoryContext } from '../src/features/sync/sync-factory';
@@ -50,11 +51,16 @@ function LocationProbe() {
   return <div data-testid="location">{location.pathname + location.search}</div>;
 }
 
-export function renderConfessions(path = '/confessions', platform: Platform = fakePlatform()) {
+/** The whole app at `path`; `factory` makes its sync clients (plain fakes unless a test needs the writes). */
+export function renderConfessions(
+  path = '/confessions',
+  platform: Platform = fakePlatform(),
+  factory?: (options: SyncClientOptions) => SyncClient,
+) {
   const sync = fakeSyncFactory();
   render(
     <MemoryRouter initialEntries={[path]}>
-      <SyncFactoryContext value={sync.factory}>
+      <SyncFactoryContext value={factory ?? sync.factory}>
         <AppProviders platform={platform}>
           <AppRoutes />
           <LocationProbe />

@@ -47,6 +47,8 @@ export function CardMenu({ onDelete }: { onDelete(): void }) {
             role="menuitem"
             className="cf-menu__item"
             onClick={() => {
+              // The menu item is about to go: the confirmation returns focus to the ⋯ button instead.
+              button.current?.focus();
               setOpen(false);
               onDelete();
             }}

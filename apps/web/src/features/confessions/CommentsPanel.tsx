@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import {
   CONFESSION_MSG,
   CONFESSIONS,
@@ -8,10 +8,11 @@ import {
   type ConfessionComment,
 } from '@campus/protocol';
 import { useApi } from '../../lib/ApiContext';
-import { useCampusSync } from '../sync/sync-context';
-import { addComment, errorLine, fetchComments } from './confessions-api';
+import { useCampusSync, useSync } from '../sync/sync-context';
+import { NoAuthTokenError, addComment, errorLine, fetchComments, requireAuthToken } from './confessions-api';
 import { ConfirmDialog, Dialog } from './Dialog';
 import { ErrorText } from './ErrorText';
+import type { QueuedWrites } from './queued-writes';
 import { useModeration } from './useModeration';
 
 interface CommentsPanelProps {
@@ -20,29 +21,41 @@ interface CommentsPanelProps {
   nickname: string;
   /** False: writing opens the nickname chooser instead. */
   canWrite: boolean;
+  /** The feed's clock, so comment times move on with the cards'. */
+  now: number;
+  writes: QueuedWrites;
+  /** The text in the box, kept by the page: it survives the nickname chooser replacing this panel. */
+  draft: string;
+  onDraft(change: (text: string) => string): void;
   onNeedNickname(): void;
   onClose(): void;
-  onCommented(count: number): void;
+  /** The card's comment count moves (up for a comment, down again for a refused one). */
+  onCount(change: (count: number) => number): void;
 }
 
-type ListState = { kind: 'loading' } | { kind: 'done'; comments: ConfessionComment[] } | { kind: 'error' };
+type ListState =
+  { kind: 'loading' } | { kind: 'done'; comments: ConfessionComment[] } | { kind: 'error'; message: string };
+
+const loadError = (failure: unknown) =>
+  failure instanceof NoAuthTokenError ? CONFESSION_MSG.noAuthToken : 'Could not load comments.';
 
 /** The comments of one confession and a 500-character box: Enter posts, Shift+Enter adds a line. */
-export function CommentsPanel({
-  confession,
-  nickname,
-  canWrite,
-  onNeedNickname,
-  onClose,
-  onCommented,
-}: CommentsPanelProps) {
+export function CommentsPanel(props: CommentsPanelProps) {
+  const { confession, nickname, canWrite, now, writes, onDraft, onCount } = props;
+  const text = props.draft;
   const api = useApi();
+  const { db } = useSync();
   const writer = useCampusSync();
   const boxId = useId();
   const counterId = useId();
   const [list, setList] = useState<ListState>({ kind: 'loading' });
-  const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
+  /** Stops watching this panel's queued comments: a refusal after it closed goes to the feed. */
+  const watching = useRef<(() => void)[]>([]);
+  useEffect(() => {
+    const stops = watching.current;
+    return () => stops.forEach((stop) => stop());
+  }, []);
   const [error, setError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<string | null>(null);
   const { resolve } = useModeration(text);
@@ -52,8 +65,8 @@ export function CommentsPanel({
       const comments = await fetchComments(api, confession.id);
       setList({ kind: 'done', comments });
       return comments.length;
-    } catch {
-      setList({ kind: 'error' });
+    } catch (failure) {
+      setList({ kind: 'error', message: loadError(failure) });
       return null;
     }
   }, [api, confession.id]);
@@ -64,10 +77,15 @@ export function CommentsPanel({
       (comments) => {
         if (live) setList({ kind: 'done', comments });
       },
-      () => {
+      (failure: unknown) => {
         // Offline, the card's own newest comments (from the cache) are better than an error.
-        if (live)
-          setList(navigator.onLine ? { kind: 'error' } : { kind: 'done', comments: confession.comments });
+        if (!live) return;
+        const offline = !navigator.onLine && !(failure instanceof NoAuthTokenError);
+        setList(
+          offline
+            ? { kind: 'done', comments: confession.comments }
+            : { kind: 'error', message: loadError(failure) },
+        );
       },
     );
     return () => {
@@ -75,33 +93,48 @@ export function CommentsPanel({
     };
   }, [api, confession.id, confession.comments]);
 
+  /** A queued comment the server refused: it leaves the list and the count, its text returns to the box. */
+  function refused(id: string, content: string, reason: string) {
+    setList((current) =>
+      current.kind === 'done'
+        ? { kind: 'done', comments: current.comments.filter((comment) => comment.id !== id) }
+        : current,
+    );
+    onCount((count) => Math.max(0, count - 1));
+    onDraft((current) => current || content);
+    setError(reason || CONFESSION_MSG.commentFailed);
+  }
+
   async function send(content: string) {
     setBusy(true);
     setError(null);
     try {
       if (writer) {
+        requireAuthToken();
         // Through the outbox, so a comment written offline is delivered once when the network is back.
-        const id = await writer.commentConfession(confession.id, content.trim(), { nickname });
+        const body = content.trim();
+        const id = await writer.commentConfession(confession.id, body, { nickname });
+        watching.current.push(writes.watch(db, id, (reason) => refused(id, body, reason)));
         const mine: ConfessionComment = {
           id,
           confessionId: confession.id,
           nickname,
-          content: content.trim(),
+          content: body,
           createdAt: new Date().toISOString(),
           isMine: true,
         };
-        setText('');
+        onDraft(() => '');
         setList((current) => ({
           kind: 'done',
           comments: [...(current.kind === 'done' ? current.comments : confession.comments), mine],
         }));
-        onCommented(confession.commentCount + 1);
+        onCount((count) => count + 1);
         return;
       }
       await addComment(api, confession.id, content);
-      setText('');
+      onDraft(() => '');
       const count = await load();
-      onCommented(count ?? confession.commentCount + 1);
+      onCount((current) => count ?? current + 1);
     } catch (failure) {
       setError(errorLine(failure, CONFESSION_MSG.commentFailed, true).message);
     } finally {
@@ -111,7 +144,7 @@ export function CommentsPanel({
 
   async function submit() {
     if (!canWrite) {
-      onNeedNickname();
+      props.onNeedNickname();
       return;
     }
     if (!text.trim() || busy) return;
@@ -129,10 +162,10 @@ export function CommentsPanel({
   }
 
   return (
-    <Dialog title="Comments" onClose={onClose} variant="sheet">
+    <Dialog title="Comments" onClose={props.onClose} variant="sheet">
       <div className="cf-comments" aria-live="polite">
         {list.kind === 'loading' ? <p className="cf-note">Loading comments…</p> : null}
-        {list.kind === 'error' ? <p className="cf-error">Could not load comments.</p> : null}
+        {list.kind === 'error' ? <p className="cf-error">{list.message}</p> : null}
         {list.kind === 'done' && list.comments.length === 0 ? (
           <p className="cf-note">No comments yet.</p>
         ) : null}
@@ -143,7 +176,7 @@ export function CommentsPanel({
                 <p className="cf-comment__meta">
                   <strong>{comment.nickname}</strong>
                   {comment.isMine ? <span className="cf-note"> (you)</span> : null}{' '}
-                  <time dateTime={comment.createdAt}>{relativeTime(comment.createdAt)}</time>
+                  <time dateTime={comment.createdAt}>{relativeTime(comment.createdAt, now)}</time>
                 </p>
                 <p className="cf-comment__text">{comment.content}</p>
               </li>
@@ -168,7 +201,10 @@ export function CommentsPanel({
           value={text}
           maxLength={CONFESSIONS.maxCommentLength}
           aria-describedby={counterId}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            const value = event.target.value;
+            onDraft(() => value);
+          }}
           onKeyDown={onKeyDown}
         />
         <p className="cf-counter" id={counterId}>

@@ -9,7 +9,7 @@ import {
 } from '@campus/protocol';
 import { useApi } from '../../lib/ApiContext';
 import { useCampusSync } from '../sync/sync-context';
-import { errorLine, postConfession, type ErrorLine } from './confessions-api';
+import { POST_FAILED, errorLine, postConfession, requireAuthToken, type ErrorLine } from './confessions-api';
 import { ConfirmDialog, Dialog } from './Dialog';
 import { ErrorText } from './ErrorText';
 import { useModeration } from './useModeration';
@@ -40,6 +40,7 @@ export function ComposerDialog({ college, nickname, onClose, onPosted }: Compose
     setError(null);
     try {
       if (writer && !navigator.onLine) {
+        requireAuthToken();
         // Offline: queued in the outbox (the server moderates it again when it arrives), shown from the cache.
         await writer.postConfession(content.trim(), mood, { nickname, college });
         onPosted(null);
@@ -47,7 +48,7 @@ export function ComposerDialog({ college, nickname, onClose, onPosted }: Compose
       }
       onPosted(await postConfession(api, { content, emotionTag: mood, college }));
     } catch (failure) {
-      setError(errorLine(failure, 'Failed to post confession', true));
+      setError(errorLine(failure, POST_FAILED, true));
       setBusy(false);
     }
   }
@@ -92,6 +93,7 @@ export function ComposerDialog({ college, nickname, onClose, onPosted }: Compose
           maxLength={CONFESSIONS.maxConfessionLength}
           aria-describedby={counterId}
           onChange={(event) => setText(event.target.value)}
+          data-autofocus
         />
         <p className="cf-counter" id={counterId}>
           {text.length}/{CONFESSIONS.maxConfessionLength}
@@ -103,7 +105,12 @@ export function ComposerDialog({ college, nickname, onClose, onPosted }: Compose
             </span>
             <span>{nickname}</span>
           </p>
-          <p className="cf-card__text" style={{ fontSize: cardFontPx(shown.length, 18, 28) }}>
+          <p
+            className="cf-card__text"
+            style={{
+              fontSize: cardFontPx(shown.length, CONFESSIONS.cardFontMinPx, CONFESSIONS.cardFontMaxPx),
+            }}
+          >
             {shown || 'Your words will appear here.'}
           </p>
           {preview?.has_blocked_words ? <p className="cf-note">Some words will be censored.</p> : null}

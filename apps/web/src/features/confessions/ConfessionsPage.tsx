@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { CONFESSION_MSG, type Confession } from '@campus/protocol';
 import { Icon } from '../../components/Icon';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { useNow } from '../notifications/useNow';
 import { useSignedInUser } from '../session/session-context';
 import { CommentsPanel } from './CommentsPanel';
 import { ComposerDialog } from './ComposerDialog';
@@ -10,13 +11,23 @@ import { collegeName } from './confessions-api';
 import { FeedList } from './FeedList';
 import { FeedTabs } from './FeedTabs';
 import { NicknameChooser } from './NicknameChooser';
+import { QueuedWrites } from './queued-writes';
 import { useFeed, type FeedTab } from './useFeed';
 import { useNickname } from './useNickname';
 import './confessions.css';
 
 type Modal =
-  /** `then`: what the user was doing when the chooser opened, reopened once a nickname is set. */
-  { kind: 'nickname'; then?: Modal } | { kind: 'composer' } | { kind: 'comments'; id: string } | null;
+  /**
+   * `then`: the dialog the user was in when the chooser opened, reopened once a nickname is set; `retry`:
+   * the action that opened it (a reaction), run then.
+   */
+  | { kind: 'nickname'; then?: Modal; retry?: () => void }
+  | { kind: 'composer' }
+  | { kind: 'comments'; id: string }
+  | null;
+
+/** Relative times ('5m ago') of cards and comments refresh every 60 s (spec section 9). */
+const TIME_REFRESH_MS = 60_000;
 
 /** Confessions: anonymous posts of the user's college or everyone, with reactions, comments and sharing. */
 export function ConfessionsPage() {
@@ -26,23 +37,29 @@ export function ConfessionsPage() {
   const college = collegeName(user.college);
   const [params] = useSearchParams();
   const targetId = params.get('confessionId');
-  // A linked confession may be from any college: a new link (also while already here) opens All.
-  const [choice, setChoice] = useState<{ tab: FeedTab; target: string | null }>({
-    tab: college && !targetId ? 'college' : 'all',
-    target: targetId,
+  const navigation = useLocation().key;
+  // A linked confession may be from any college: each opening of a link (also the same one again, while
+  // already here) shows All, until the user picks a tab during that visit.
+  const [choice, setChoice] = useState<{ tab: FeedTab; navigation: string | null }>({
+    tab: college ? 'college' : 'all',
+    navigation: null,
   });
-  const tab: FeedTab = targetId && choice.target !== targetId ? 'all' : choice.tab;
-  const setTab = (next: FeedTab) => setChoice({ tab: next, target: targetId });
+  const linked = targetId !== null && choice.navigation !== navigation;
+  const tab: FeedTab = linked ? 'all' : choice.tab;
+  const setTab = (next: FeedTab) => setChoice({ tab: next, navigation });
   const feed = useFeed(tab, college);
   const nickname = useNickname();
+  const now = useNow(TIME_REFRESH_MS);
+  const [writes] = useState(() => new QueuedWrites());
   const [modal, setModal] = useState<Modal>(null);
+  const [draft, setDraft] = useState({ id: '', text: '' });
   const hasNickname = nickname.state.kind !== 'none';
   const nicknameText = nickname.state.kind === 'set' ? nickname.state.nickname : 'Anon';
 
   /** Posting, reacting and commenting need a nickname: without one the chooser opens instead. */
-  function needsNickname(then?: Modal): boolean {
+  function needsNickname(then?: Modal, retry?: () => void): boolean {
     if (hasNickname) return false;
-    setModal({ kind: 'nickname', then });
+    setModal({ kind: 'nickname', then, retry });
     return true;
   }
 
@@ -95,8 +112,10 @@ export function ConfessionsPage() {
       <FeedList
         feed={feed}
         tab={tab}
-        targetId={targetId}
-        needsNickname={() => needsNickname()}
+        targetId={linked ? targetId : null}
+        now={now}
+        writes={writes}
+        needsNickname={(retry) => needsNickname(undefined, retry)}
         onComments={(id) => setModal({ kind: 'comments', id })}
       />
 
@@ -117,6 +136,7 @@ export function ConfessionsPage() {
           onChosen={(name) => {
             nickname.chosen(name);
             setModal(modal.then ?? null);
+            modal.retry?.();
           }}
         />
       ) : null}
@@ -136,9 +156,17 @@ export function ConfessionsPage() {
           confession={commenting}
           nickname={nicknameText}
           canWrite={hasNickname}
+          now={now}
+          writes={writes}
+          draft={draft.id === commenting.id ? draft.text : ''}
+          onDraft={(change) =>
+            setDraft((d) => ({ id: commenting.id, text: change(d.id === commenting.id ? d.text : '') }))
+          }
           onNeedNickname={() => setModal({ kind: 'nickname', then: modal })}
           onClose={() => setModal(null)}
-          onCommented={(count) => feed.patch(commenting.id, (item) => ({ ...item, commentCount: count }))}
+          onCount={(change) =>
+            feed.patch(commenting.id, (item) => ({ ...item, commentCount: change(item.commentCount) }))
+          }
         />
       ) : null}
     </section>

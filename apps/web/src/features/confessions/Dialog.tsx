@@ -15,8 +15,8 @@ const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
- * A modal dialog that also holds text areas: focus moves in on open (the first field, else the first
- * control), Tab stays inside, Escape or the backdrop closes it and focus returns to what opened it.
+ * A modal dialog that also holds text areas: focus moves in on open (the [data-autofocus] element, else the
+ * first field, else the first control), Tab stays inside, Escape or the backdrop closes it and focus returns to what opened it.
  */
 export function Dialog({
   title,
@@ -37,9 +37,10 @@ export function Dialog({
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const root = panel.current;
     const focusables = () => Array.from(root?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []);
-    const field = root?.querySelector<HTMLElement>(
-      '[data-autofocus], input:not([disabled]), textarea:not([disabled])',
-    );
+    // data-autofocus wins over fields before it (the composer's mood radios come before its text).
+    const field =
+      root?.querySelector<HTMLElement>('[data-autofocus]') ??
+      root?.querySelector<HTMLElement>('input:not([disabled]), textarea:not([disabled])');
     (field ?? focusables()[0] ?? root)?.focus();
     const onKey = (event: KeyboardEvent) => {
       // Only the top-most dialog answers (a confirmation opened over the composer).

@@ -1,26 +1,37 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CONFESSION_MSG, type ReactionType } from '@campus/protocol';
 import { useApi } from '../../lib/ApiContext';
 import { usePlatform } from '../../platform';
 import { useCampusSync, useSync } from '../sync/sync-context';
 import { ConfessionCard } from './ConfessionCard';
-import { deleteConfession, errorLine, reactToConfession, type ErrorLine } from './confessions-api';
+import {
+  deleteConfession,
+  errorLine,
+  reactToConfession,
+  requireAuthToken,
+  type ErrorLine,
+} from './confessions-api';
 import { ConfirmDialog } from './Dialog';
 import { ErrorText } from './ErrorText';
+import { MissingNote, OfflineNote } from './FeedNotes';
 import { forgetCachedConfession } from './feed-cache';
+import type { QueuedWrites } from './queued-writes';
 import { withReaction } from './reaction-toggle';
 import { shareCardAsImage } from './share-image';
 import type { FeedTab, useFeed } from './useFeed';
-import { useNow } from '../chat/useNow';
 import { useHighlight } from './useHighlight';
 import { useInfiniteScroll } from './useInfiniteScroll';
+import { useWriteRefusals } from './useWriteRefusals';
 
 interface FeedListProps {
   feed: ReturnType<typeof useFeed>;
   tab: FeedTab;
   targetId: string | null;
-  /** True (and the chooser opens) when the user has no nickname yet. */
-  needsNickname(): boolean;
+  /** The clock of the relative times. */
+  now: number;
+  writes: QueuedWrites;
+  /** True (and the chooser opens) when the user has no nickname yet; `retry` runs once one is chosen. */
+  needsNickname(retry: () => void): boolean;
   onComments(id: string): void;
 }
 
@@ -35,36 +46,44 @@ function Skeletons() {
 }
 
 /** The cards of one tab with their reactions, delete, share, paging and the feed's states. */
-export function FeedList({ feed, tab, targetId, needsNickname, onComments }: FeedListProps) {
+export function FeedList(props: FeedListProps) {
+  const { feed, tab, targetId, now, writes, needsNickname, onComments } = props;
   const api = useApi();
   const platform = usePlatform();
   const { db } = useSync();
   const writer = useCampusSync();
   const [actionError, setActionError] = useState<ErrorLine | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
-  const highlighted = useHighlight(targetId, feed);
-  // Relative times ('5m ago') move on while the screen stays open.
-  const now = useNow(30_000).getTime();
-  const sentinel = useInfiniteScroll(feed.hasMore && !feed.loading && !feed.error, feed.page, () => {
+  const { highlighted, missing } = useHighlight(targetId, feed);
+  const canLoad = feed.hasMore && !feed.loading && !feed.error && !feed.offline;
+  const sentinel = useInfiniteScroll(canLoad, feed.page, () => {
     void feed.loadMore();
   });
+  useWriteRefusals(writes, setActionError, feed.reload);
 
-  useEffect(
-    () =>
-      writer?.onMessageError((refusal) => {
-        if (refusal.context !== 'confession_react') return;
-        setActionError({ message: CONFESSION_MSG.reactionFailed });
-        void feed.reload();
-      }),
-    [writer, feed],
-  );
+  const feedRef = useRef<HTMLDivElement>(null);
+  /** Where focus goes once a deleted card has left the list ('' for the feed itself). */
+  const focusAfterDelete = useRef<string | null>(null);
+  useEffect(() => {
+    const target = focusAfterDelete.current;
+    if (target === null) return;
+    focusAfterDelete.current = null;
+    (document.getElementById(target) ?? feedRef.current)?.focus();
+  });
 
-  function react(id: string, type: ReactionType, forceOn = false) {
-    if (needsNickname()) return;
+  /** `gated` false: the retry after a nickname was chosen for this very reaction. */
+  function react(id: string, type: ReactionType, forceOn = false, gated = true) {
+    if (gated && needsNickname(() => react(id, type, forceOn, false))) return;
     const card = feed.items.find((item) => item.id === id);
     if (!card) return;
     const on = forceOn || !card.myReactions.includes(type);
     if (card.myReactions.includes(type) === on) return;
+    try {
+      requireAuthToken();
+    } catch (failure) {
+      setActionError(errorLine(failure, CONFESSION_MSG.reactionFailed));
+      return;
+    }
     setActionError(null);
     feed.patch(id, (item) => withReaction(item, type, on));
     // Through the outbox: a reaction made offline is delivered once when the network is back. A refusal
@@ -87,6 +106,9 @@ export function FeedList({ feed, tab, targetId, needsNickname, onComments }: Fee
     setActionError(null);
     try {
       await deleteConfession(platform.serverUrl, id);
+      const index = feed.items.findIndex((item) => item.id === id);
+      const next = feed.items[index + 1] ?? feed.items[index - 1];
+      focusAfterDelete.current = next ? `confession-${next.id}` : '';
       feed.remove(id);
       await forgetCachedConfession(db, id).catch(() => undefined);
     } catch (failure) {
@@ -107,12 +129,11 @@ export function FeedList({ feed, tab, targetId, needsNickname, onComments }: Fee
   return (
     <>
       <ErrorText error={actionError} />
-      {feed.offline ? (
-        <p className="cf-note" role="status">
-          You are offline: showing saved confessions.
-        </p>
-      ) : null}
+      {feed.fromCache ? <OfflineNote fromCache onRetry={() => void feed.resume()} /> : null}
+      {missing ? <MissingNote /> : null}
       <div
+        ref={feedRef}
+        tabIndex={-1}
         className="cf-feed"
         id="confession-feed"
         role="feed"
@@ -138,13 +159,16 @@ export function FeedList({ feed, tab, targetId, needsNickname, onComments }: Fee
       </div>
       {feed.loading ? <Skeletons /> : null}
       <ErrorText error={feed.error} />
+      {feed.offline && !feed.fromCache && !feed.loading ? (
+        <OfflineNote fromCache={false} onRetry={() => void feed.resume()} />
+      ) : null}
       {empty ? (
         <div className="empty-state cf-empty">
           <p className="empty-state__title">{CONFESSION_MSG.emptyTitle}</p>
           <p className="empty-state__text">{CONFESSION_MSG.emptyBody}</p>
         </div>
       ) : null}
-      {!empty && !feed.loading && !feed.hasMore && !feed.error ? (
+      {!empty && !feed.loading && !feed.hasMore && !feed.error && !feed.offline ? (
         <p className="cf-end">{CONFESSION_MSG.end}</p>
       ) : null}
       <div ref={sentinel} className="cf-sentinel" aria-hidden="true" />

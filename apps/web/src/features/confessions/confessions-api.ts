@@ -1,4 +1,5 @@
 import {
+  CONFESSION_MSG,
   CONFESSIONS,
   commentsPageSchema,
   confessionSchema,
@@ -24,31 +25,55 @@ const maybeConfession: ResponseSchema<Confession | null> = {
   parse: (data) => confessionSchema.safeParse(data).data ?? null,
 };
 
-export function fetchFeed(api: ApiClient, page: number, college: string | null): Promise<FeedResponse> {
+/** The post error line (the spec gives no wording of its own for it). */
+export const POST_FAILED = 'Failed to post confession';
+
+/** No session token: the spec's 'No auth token', raised before any request is made. */
+export class NoAuthTokenError extends Error {
+  constructor() {
+    super(CONFESSION_MSG.noAuthToken);
+    this.name = 'NoAuthTokenError';
+  }
+}
+
+/**
+ * Throws NoAuthTokenError when the session has no token (signed out in another tab, storage cleared). A
+ * request without one would only come back as a bare 401; queued writes check it too, before queuing.
+ */
+export function requireAuthToken(): void {
+  if (!readSession()?.token) throw new NoAuthTokenError();
+}
+
+export async function fetchFeed(api: ApiClient, page: number, college: string | null): Promise<FeedResponse> {
+  requireAuthToken();
   const query = new URLSearchParams({ page: String(page), limit: String(CONFESSIONS.feedPageSize) });
   if (college) query.set('college', college);
   return api.get(`/api/confessions/feed?${query.toString()}`, feedResponseSchema);
 }
 
-export function postConfession(
+export async function postConfession(
   api: ApiClient,
   input: { content: string; emotionTag: string; college: string | null },
 ): Promise<Confession | null> {
+  requireAuthToken();
   // A client-made id: a retried post never makes two.
   const body = { id: crypto.randomUUID(), imageUrl: null, ...input };
   return api.post('/api/confessions/post', body, maybeConfession);
 }
 
-export function reactToConfession(api: ApiClient, id: string, reactionType: ReactionType) {
+export async function reactToConfession(api: ApiClient, id: string, reactionType: ReactionType) {
+  requireAuthToken();
   return api.post(`/api/confessions/${encodeURIComponent(id)}/react`, { reactionType }, reactResponseSchema);
 }
 
 export async function addComment(api: ApiClient, id: string, content: string): Promise<void> {
+  requireAuthToken();
   const body = { id: crypto.randomUUID(), content };
   await api.post(`/api/confessions/${encodeURIComponent(id)}/comment`, body, anyBody);
 }
 
 export async function fetchComments(api: ApiClient, id: string): Promise<ConfessionComment[]> {
+  requireAuthToken();
   const page = await api.get(`/api/confessions/${encodeURIComponent(id)}/comments`, commentsPageSchema);
   return page.comments;
 }
@@ -59,8 +84,8 @@ export async function fetchComments(api: ApiClient, id: string): Promise<Confess
  */
 export async function deleteConfession(baseUrl: string, id: string): Promise<void> {
   const token = readSession()?.token;
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
+  if (!token) throw new NoAuthTokenError();
+  const headers = { Accept: 'application/json', Authorization: `Bearer ${token}` };
   let response: Response;
   try {
     response = await fetch(`${baseUrl}/api/confessions/${encodeURIComponent(id)}`, {
@@ -83,6 +108,7 @@ export async function deleteConfession(baseUrl: string, id: string): Promise<voi
 
 /** The viewer's nickname, or null when none is set (the server answers 404). */
 export async function fetchNickname(api: ApiClient): Promise<string | null> {
+  requireAuthToken();
   try {
     return (await api.get('/api/confessions/nickname', nicknameResponseSchema)).nickname;
   } catch (error) {
@@ -92,11 +118,13 @@ export async function fetchNickname(api: ApiClient): Promise<string | null> {
 }
 
 export async function isNicknameAvailable(api: ApiClient, nickname: string, signal: AbortSignal) {
+  requireAuthToken();
   const path = `/api/confessions/nickname/check/${encodeURIComponent(nickname)}`;
   return (await api.get(path, nicknameCheckResponseSchema, { signal })).available;
 }
 
 export async function setNickname(api: ApiClient, nickname: string): Promise<void> {
+  requireAuthToken();
   await api.post('/api/confessions/nickname/set', { nickname }, anyBody);
 }
 
@@ -121,6 +149,7 @@ export interface ErrorLine {
 }
 
 export function errorLine(error: unknown, fallback: string, useServerText = false): ErrorLine {
+  if (error instanceof NoAuthTokenError) return { message: CONFESSION_MSG.noAuthToken };
   if (!isApiError(error)) return { message: fallback };
   const message = useServerText && error.serverMessage ? error.serverMessage : fallback;
   return error.status ? { message, status: error.status } : { message };

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CONFESSIONS, feedError, type Confession } from '@campus/protocol';
+import { CONFESSION_MSG, CONFESSIONS, feedError, type Confession } from '@campus/protocol';
 import type { SyncClient } from '@campus/sync';
 import { isApiError, type ApiClient } from '../../lib/api';
 import { useApi } from '../../lib/ApiContext';
 import { useSync } from '../sync/sync-context';
-import { fetchFeed } from './confessions-api';
+import { NoAuthTokenError, fetchFeed } from './confessions-api';
 import { cacheFeedPage, readCachedFeed, updateCachedConfession } from './feed-cache';
+import { confessionWritesSent } from './queued-writes';
 
 export type FeedTab = 'college' | 'all';
 
@@ -19,8 +20,10 @@ export interface FeedState {
   loading: boolean;
   /** 'Feed error {status}'. */
   error: string | null;
-  /** The first page could not be fetched: these are the cached cards. */
+  /** The last fetch never reached the server; `hasMore` is kept, loading resumes once back online. */
   offline: boolean;
+  /** The first page could not be fetched: these are the cached cards. */
+  fromCache: boolean;
   total: number | null;
   collegeTotal: number | null;
 }
@@ -33,6 +36,7 @@ const EMPTY: FeedState = {
   loading: true,
   error: null,
   offline: false,
+  fromCache: false,
   total: null,
   collegeTotal: null,
 };
@@ -61,19 +65,31 @@ async function nextState(input: {
         key,
         items: page === 1 ? fresh : [...s.items, ...fresh],
         page,
-        hasMore: answer.confessions.length === CONFESSIONS.feedPageSize,
+        // A full page of cards already shown means the server repeats itself: not a reason to go on.
+        hasMore: answer.confessions.length === CONFESSIONS.feedPageSize && fresh.length > 0,
         loading: false,
         error: null,
         offline: false,
+        fromCache: false,
         total: answer.total,
         collegeTotal: answer.collegeTotal,
       };
     };
   } catch (error) {
     if (isApiError(error) && error.kind === 'network') {
-      if (page > 1) return (s) => ({ ...s, hasMore: false, loading: false });
+      // Not the end of the feed: more pages may well exist once the network is back.
+      if (page > 1) return (s) => ({ ...s, loading: false, offline: true });
       const cached = await readCachedFeed(db, filter).catch(() => []);
-      return () => ({ ...EMPTY, key, items: cached, page: 1, hasMore: false, loading: false, offline: true });
+      return () => ({
+        ...EMPTY,
+        key,
+        items: cached,
+        page: 1,
+        hasMore: false,
+        loading: false,
+        offline: true,
+        fromCache: true,
+      });
     }
     const status = isApiError(error) ? error.status : 0;
     return (s) => ({
@@ -81,7 +97,7 @@ async function nextState(input: {
       key,
       loading: false,
       hasMore: false,
-      error: feedError(status),
+      error: error instanceof NoAuthTokenError ? CONFESSION_MSG.noAuthToken : feedError(status),
     });
   }
 }
@@ -146,11 +162,28 @@ export function useFeed(tab: FeedTab, college: string | null) {
 
   const current =
     state.key === key ? state : { ...EMPTY, key, total: state.total, collegeTotal: state.collegeTotal };
-  const { hasMore, page } = current;
+  const { hasMore, page, offline, fromCache } = current;
   const loadMore = useCallback(() => {
     if (busy.current || !hasMore || page === 0) return Promise.resolve();
     return load(page + 1);
   }, [load, hasMore, page]);
+
+  /**
+   * After a network failure: the page that failed, or (for the cached feed) page 1 again once this
+   * device's queued confession writes are delivered, so the fresh cards still show them.
+   */
+  const resume = useCallback(async () => {
+    if (!fromCache) return loadMore();
+    await confessionWritesSent(db);
+    return reload();
+  }, [db, fromCache, loadMore, reload]);
+
+  useEffect(() => {
+    if (!offline) return;
+    const onOnline = () => void resume();
+    window.addEventListener('online', onOnline);
+    return () => window.removeEventListener('online', onOnline);
+  }, [offline, resume]);
 
   /** Replaces one card (an optimistic change or the server's answer) here and in the cache. */
   const patch = useCallback(
@@ -187,5 +220,5 @@ export function useFeed(tab: FeedTab, college: string | null) {
     [college],
   );
 
-  return { ...current, loadMore, reload, patch, remove };
+  return { ...current, loadMore, reload, resume, patch, remove };
 }

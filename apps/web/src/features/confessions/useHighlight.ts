@@ -1,26 +1,42 @@
 import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { CONFESSIONS, type Confession } from '@campus/protocol';
 
-/** Pages loaded while looking for a linked confession before giving up. */
-const MAX_PAGES_TO_FIND = 5;
+/**
+ * The search for a linked confession pages through the whole feed (useFeed stops at a page of repeats);
+ * this bounds the requests one link can cause at 2000 confessions.
+ */
+const MAX_PAGES_TO_FIND = 200;
+
+interface FeedView {
+  items: Confession[];
+  page: number;
+  hasMore: boolean;
+  loading: boolean;
+  offline: boolean;
+  error: string | null;
+  loadMore(): Promise<void>;
+}
 
 /**
- * ?confessionId=…: loads pages until that card is there (up to a few), scrolls to it and highlights it for
- * 3 s. Returns the id to highlight, or null.
+ * ?confessionId=…: loads pages until that card is there, scrolls to it and highlights it for 3 s. Each
+ * navigation counts on its own (the location key), so opening the same link again highlights it again.
+ * `missing`: the whole feed is loaded and the confession is not in it.
  */
-export function useHighlight(
-  targetId: string | null,
-  feed: { items: Confession[]; page: number; hasMore: boolean; loading: boolean; loadMore(): Promise<void> },
-) {
+export function useHighlight(targetId: string | null, feed: FeedView) {
+  const navigation = useLocation().key;
+  // The navigation whose highlight has run its 3 s.
   const [expired, setExpired] = useState<string | null>(null);
-  const { items, page, hasMore, loading, loadMore } = feed;
+  const { items, page, hasMore, loading, offline, error, loadMore } = feed;
   const found = targetId !== null && items.some((item) => item.id === targetId);
-  const highlighted = found && expired !== targetId ? targetId : null;
+  const highlighted = found && expired !== navigation ? targetId : null;
+  const settled = targetId !== null && !found && !loading && !offline && !error && page > 0;
+  const searching = settled && hasMore && page < MAX_PAGES_TO_FIND;
+  const missing = settled && !searching;
 
   useEffect(() => {
-    if (!targetId || found || loading || !hasMore || page === 0 || page >= MAX_PAGES_TO_FIND) return;
-    void loadMore();
-  }, [targetId, found, page, hasMore, loading, loadMore]);
+    if (searching) void loadMore();
+  }, [searching, page, loadMore]);
 
   useEffect(() => {
     if (!highlighted) return;
@@ -28,9 +44,9 @@ export function useHighlight(
     if (typeof card?.scrollIntoView === 'function')
       card.scrollIntoView({ block: 'center', behavior: 'smooth' });
     card?.focus({ preventScroll: true });
-    const timer = setTimeout(() => setExpired(highlighted), CONFESSIONS.highlightMs);
+    const timer = setTimeout(() => setExpired(navigation), CONFESSIONS.highlightMs);
     return () => clearTimeout(timer);
-  }, [highlighted]);
+  }, [highlighted, navigation]);
 
-  return highlighted;
+  return { highlighted, missing };
 }

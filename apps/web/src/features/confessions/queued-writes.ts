@@ -1,0 +1,70 @@
+import { liveQuery } from 'dexie';
+import type { MessageErrorFrame } from '@campus/protocol';
+import type { CampusDatabase } from '@campus/sync';
+
+type RefusalHandler = (error: string) => void;
+
+/** The (deviceId, mid) of the queued write that carries entity `id`: all a refusal names of it. */
+async function queuedKeyOf(db: CampusDatabase, id: string): Promise<string | null> {
+  const row = await db.outbox.filter((r) => 'id' in r.frame && r.frame.id === id).first();
+  return row ? `${row.deviceId}:${row.mid}` : null;
+}
+
+/**
+ * The outbox writes a part of this screen queued and wants to hear about when the server refuses them. A
+ * refusal names only (deviceId, mid), so the write is looked up in the outbox as soon as it is queued; a
+ * refusal nobody claims is left to the feed (an error line and a reload).
+ */
+export class QueuedWrites {
+  private readonly watched = new Map<Promise<string | null>, RefusalHandler>();
+
+  /** Watches the write carrying entity `id`; the returned function stops watching. */
+  watch(db: CampusDatabase, id: string, onRefused: RefusalHandler): () => void {
+    const key = queuedKeyOf(db, id).catch(() => null);
+    this.watched.set(key, onRefused);
+    return () => {
+      this.watched.delete(key);
+    };
+  }
+
+  /** Hands the refusal to whoever watches that write; false when nobody does. */
+  async claim(refusal: MessageErrorFrame): Promise<boolean> {
+    if (refusal.deviceId === undefined || refusal.mid === undefined) return false;
+    const wanted = `${refusal.deviceId}:${refusal.mid}`;
+    for (const [key, onRefused] of [...this.watched]) {
+      if ((await key) !== wanted) continue;
+      this.watched.delete(key);
+      onRefused(refusal.error);
+      return true;
+    }
+    return false;
+  }
+}
+
+const isConfessionWrite = (type: string) => type.startsWith('confession_');
+
+/**
+ * Resolves once no confession write of this device is queued any more (or after `timeoutMs`): a feed
+ * reloaded before then would come back without them, and the cards would lose what the user did offline.
+ */
+export function confessionWritesSent(db: CampusDatabase, timeoutMs = 20_000): Promise<void> {
+  return new Promise((resolve) => {
+    let finished = false;
+    const queued = liveQuery(() => db.outbox.filter((row) => isConfessionWrite(row.frame.type)).count());
+    const subscription = queued.subscribe({
+      next: (count) => {
+        if (count === 0) finish();
+      },
+      error: () => finish(),
+    });
+    const timer = setTimeout(finish, timeoutMs);
+    function finish() {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      // Deferred: the first answer may come before `subscription` is assigned.
+      queueMicrotask(() => subscription.unsubscribe());
+      resolve();
+    }
+  });
+}

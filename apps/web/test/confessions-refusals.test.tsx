@@ -1,0 +1,152 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { CONFESSION_MSG, STORAGE_KEYS, type ConfessionComment } from '@campus/protocol';
+import { fakePlatform, mockServer, storeSessionFor, student } from './helpers';
+import { resetDatabase } from './sync-provider-fake';
+import { fakeCampusFactory } from './confessions-outbox-kit';
+import {
+  NICKNAME_SET,
+  SLOW,
+  card,
+  cards,
+  collegeFeed,
+  confession,
+  feedPage,
+  renderConfessions,
+} from './confessions-kit';
+
+afterEach(() => resetDatabase(student.id));
+
+const earlier: ConfessionComment = {
+  id: 'k1',
+  confessionId: 'c1',
+  nickname: 'Reader',
+  content: 'So true',
+  createdAt: new Date().toISOString(),
+  isMine: false,
+};
+
+/** The feed of one card with one comment; counts how often the feed is loaded. */
+function serverWithOneCard() {
+  const feedLoads = { count: 0 };
+  const server = mockServer({
+    ...storeSessionFor(student),
+    ...NICKNAME_SET,
+    [collegeFeed(1)]: () => {
+      feedLoads.count += 1;
+      return feedPage([confession('c1', { nickname: 'Poet', commentCount: 1 })]);
+    },
+    'GET /api/confessions/c1/comments': () => ({ status: 200, body: { comments: [earlier], total: 1 } }),
+  });
+  return { ...server, feedLoads };
+}
+
+const commentCount = () => within(card('Poet')).getByRole('button', { name: /^Comment/ }).textContent;
+
+async function commentThroughOutbox(text: string) {
+  fireEvent.click(within(card('Poet')).getByRole('button', { name: /^Comment/ }));
+  const panel = screen.getByRole('dialog', { name: 'Comments' });
+  await within(panel).findByText('So true', {}, SLOW);
+  const box = within(panel).getByLabelText<HTMLTextAreaElement>('Add a comment');
+  fireEvent.change(box, { target: { value: text } });
+  fireEvent.keyDown(box, { key: 'Enter' });
+  const list = within(panel).getByRole('list', { name: 'Comments' });
+  await within(list).findByText(text, {}, SLOW);
+  return { panel, box, list };
+}
+
+describe('refused outbox writes', () => {
+  it('a refused comment leaves the list and the count, its text returns and the reason shows', async () => {
+    serverWithOneCard();
+    const sync = fakeCampusFactory();
+    renderConfessions('/confessions', fakePlatform(), sync.factory);
+    await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
+
+    const { panel, box, list } = await commentThroughOutbox('first try');
+    expect(box.value).toBe('');
+    expect(commentCount()).toContain('2');
+
+    await act(() => sync.latest().refuse('confession_comment', 'Set a nickname first.'));
+    expect((await within(panel).findByRole('alert', {}, SLOW)).textContent).toBe('Set a nickname first.');
+    expect(within(list).queryByText('first try')).toBeNull();
+    expect(box.value).toBe('first try');
+    expect(commentCount()).toContain('1');
+  });
+
+  it("says 'Failed to add comment' on the feed and reloads it when the panel was closed", async () => {
+    const { feedLoads } = serverWithOneCard();
+    const sync = fakeCampusFactory();
+    renderConfessions('/confessions', fakePlatform(), sync.factory);
+    await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
+    await commentThroughOutbox('later refused');
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(commentCount()).toContain('2');
+
+    // The server sent no reason: the spec's text.
+    await act(() => sync.latest().refuse('confession_comment', ''));
+    expect((await screen.findByRole('alert', {}, SLOW)).textContent).toBe(CONFESSION_MSG.commentFailed);
+    await waitFor(() => expect(feedLoads.count).toBe(2), SLOW);
+    await waitFor(() => expect(commentCount()).toContain('1'), SLOW);
+  });
+
+  it('a refused offline post shows the reason and reloads the feed', async () => {
+    const { feedLoads } = serverWithOneCard();
+    const sync = fakeCampusFactory();
+    // Offline, a post goes through the outbox (online it is a plain POST).
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+    try {
+      renderConfessions('/confessions', fakePlatform(), sync.factory);
+      await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
+      fireEvent.click(screen.getByRole('button', { name: CONFESSION_MSG.postButton }));
+      fireEvent.change(screen.getByLabelText('Your confession'), { target: { value: 'queued post' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
+      expect(sync.latest().postConfession).toHaveBeenCalledTimes(1);
+      await waitFor(() => expect(feedLoads.count).toBe(2), SLOW);
+
+      await act(() => sync.latest().refuse('confession_post', 'Confession cannot be empty.'));
+      expect((await screen.findByRole('alert', {}, SLOW)).textContent).toBe('Confession cannot be empty.');
+      await waitFor(() => expect(feedLoads.count).toBe(3), SLOW);
+    } finally {
+      // The own property hid the prototype's getter: removing it brings that back.
+      delete (navigator as { onLine?: boolean }).onLine;
+    }
+  });
+});
+
+describe('no session token', () => {
+  it("says 'No auth token' and sends nothing when the token is gone", async () => {
+    const { calls } = mockServer({
+      ...storeSessionFor(student),
+      ...NICKNAME_SET,
+      [collegeFeed(1)]: () =>
+        feedPage([confession('mine', { nickname: 'NightOwl', isMine: true, commentCount: 0 })]),
+    });
+    renderConfessions();
+    await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
+    // Signed out in another tab, say: the stored session (and its token) is gone.
+    localStorage.removeItem(STORAGE_KEYS.session);
+    const before = calls.length;
+
+    const like = within(card('NightOwl')).getByRole('button', { name: /^Like/ });
+    fireEvent.click(like);
+    expect((await screen.findByRole('alert', {}, SLOW)).textContent).toBe(CONFESSION_MSG.noAuthToken);
+    expect(like.getAttribute('aria-pressed')).toBe('false');
+
+    fireEvent.click(within(card('NightOwl')).getByRole('button', { name: 'More options' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull(), SLOW);
+    expect(screen.getByRole('alert').textContent).toBe(CONFESSION_MSG.noAuthToken);
+
+    fireEvent.click(screen.getByRole('tab', { name: /Top \(All\)/ }));
+    await waitFor(() => expect(screen.getAllByRole('alert')).toHaveLength(2), SLOW);
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
+      CONFESSION_MSG.noAuthToken,
+      CONFESSION_MSG.noAuthToken,
+    ]);
+    expect(calls.slice(before).filter((call) => call.path.startsWith('/api/confessions'))).toEqual([]);
+  });
+});
