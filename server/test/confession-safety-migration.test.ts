@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { migrations } from '../src/lib/db/migrations';
 
 /** 0005 on a database that already holds confessions: counters, notices and claims start from what is there. */
-describe('migration 0005_confession_safety', () => {
+describe('migrations 0005_confession_safety and 0006_notification_confession', () => {
   it('backfills tab counts, reaction notices and signed nicknames, and folds keys with NFKC', async () => {
     const sqlite = new SQLite(':memory:');
     sqlite.pragma('foreign_keys = ON');
@@ -42,7 +42,24 @@ describe('migration 0005_confession_safety', () => {
       )
       .run();
 
+    sqlite
+      .prepare(
+        `INSERT INTO notifications (id, user_id, type, title, body, data, created_at) VALUES
+           ('n1', 'a', 'confession_reaction', 't', 'b', '{"confessionId":"c1"}', '2026-01-08'),
+           ('n2', 'a', 'friend_request', 't', 'b', '{}', '2026-01-08')`,
+      )
+      .run();
+
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    // 0006: notifications know their confession (by index), friend requests have none.
+    expect(sqlite.prepare('SELECT id, confession_id FROM notifications ORDER BY id').all()).toEqual([
+      { id: 'n1', confession_id: 'c1' },
+      { id: 'n2', confession_id: null },
+    ]);
+    const plan = sqlite
+      .prepare(`EXPLAIN QUERY PLAN SELECT id, user_id FROM notifications WHERE confession_id = 'c1'`)
+      .all() as { detail: string }[];
+    expect(plan.map((r) => r.detail).join()).toMatch(/notifications_confession_idx/);
 
     const totals = Object.fromEntries(
       (sqlite.prepare('SELECT scope, n FROM confession_totals').all() as { scope: string; n: number }[]).map(
@@ -73,7 +90,12 @@ describe('migration 0005_confession_safety', () => {
       sqlite.prepare(`SELECT count(*) AS n FROM confession_reaction_notices WHERE user_id = 'c'`).get(),
     ).toEqual({ n: 0 });
 
-    expect((await migrator.migrateDown()).error).toBeUndefined();
+    // Down again, one step at a time: 0006 then 0005.
+    for (const name of ['0006_notification_confession', '0005_confession_safety']) {
+      const step = await migrator.migrateDown();
+      expect(step.error).toBeUndefined();
+      expect(step.results?.map((r) => r.migrationName)).toEqual([name]);
+    }
     expect(
       sqlite.prepare(`SELECT name FROM sqlite_master WHERE name = 'confession_totals'`).get(),
     ).toBeUndefined();

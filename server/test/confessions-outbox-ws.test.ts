@@ -95,4 +95,32 @@ describe('confession and notification mutations over the realtime channel', () =
     expect(rows.n).toBe(limit);
     ws.close();
   });
+
+  it("deleting a confession deletes its notifications and tells the author's devices", async () => {
+    const author = await student(server, 'WsDeleter');
+    const fan = await student(server, 'WsDeleteFan');
+    const id = await postAs(server, author, 'about to regret this');
+    const other = await postAs(server, author, 'this one stays');
+    await server.post(`/api/confessions/${id}/react`, { reactionType: 'funny' }, fan.token);
+    await server.post(`/api/confessions/${id}/comment`, { content: 'lol' }, fan.token);
+    await server.post(`/api/confessions/${other}/comment`, { content: 'nice' }, fan.token);
+    const before = await server.get('/api/notifications', author.token);
+    expect(before.body.unreadCount).toBe(3);
+    const aboutDeleted = (before.body.notifications as { id: string; data: { confessionId?: string } }[])
+      .filter((n) => n.data.confessionId === id)
+      .map((n) => n.id);
+
+    const ws = await WsClient.connect(server, { id: author.id, token: author.token, name: author.name });
+    const fanWs = await WsClient.connect(server, { id: fan.id, token: fan.token, name: fan.name });
+    expect((await server.call('DELETE', `/api/confessions/${id}`, undefined, author.token)).status).toBe(200);
+    const change = await ws.waitFor((f) => f.type === 'notifications_deleted');
+    expect((change.notificationIds as string[]).sort()).toEqual(aboutDeleted.sort());
+    const after = await server.get('/api/notifications', author.token);
+    expect(after.body.unreadCount).toBe(1);
+    expect(after.body.notifications).toHaveLength(1);
+    await WsClient.settle();
+    expect(fanWs.of('notifications_deleted')).toHaveLength(0);
+    ws.close();
+    fanWs.close();
+  });
 });

@@ -112,6 +112,9 @@ async function applyChange(
     case 'notification_read':
       await setNotificationRead(db, change.notificationId, true);
       return;
+    case 'notifications_deleted':
+      await db.notifications.bulkDelete(change.notificationIds);
+      return;
     case 'group_read':
       await groupReadUpTo(db, selfId, change.groupId, change.readSeq);
       return;

@@ -52,6 +52,7 @@ const CHANGE_TYPES: ReadonlySet<string> = new Set<Change['type']>([
   'notification_created',
   'notification_read',
   'group_read',
+  'notifications_deleted',
 ]);
 
 const isChange = (frame: ServerFrame): frame is Change => CHANGE_TYPES.has(frame.type) && 'seq' in frame;

@@ -46,6 +46,19 @@ describe('notifications', () => {
     expect(await c.db.notifications.count()).toBe(2);
   });
 
+  it('drops notifications whose confession was deleted, and the unread count with them', async () => {
+    const server = new FakeServer(ME);
+    const c = await online(server);
+    const gone = notification();
+    const kept = notification({ type: 'confession_comment', title: 'New comment' });
+    server.emit({ type: 'notification_created', seq: 0, notification: gone });
+    server.emit({ type: 'notification_created', seq: 0, notification: kept });
+    await waitFor(async () => expect(await unreadCount(c)).toBe(2));
+    server.emit({ type: 'notifications_deleted', seq: 0, notificationIds: [gone.id, 'never-seen'] });
+    await waitFor(async () => expect(await unreadCount(c)).toBe(1));
+    expect((await c.db.notifications.toArray()).map((n) => n.id)).toEqual([kept.id]);
+  });
+
   it('catches up on notifications made while offline through the pull, each once', async () => {
     const server = new FakeServer(ME);
     const c = await online(server);

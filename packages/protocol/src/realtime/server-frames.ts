@@ -68,6 +68,13 @@ export const notificationReadChangeSchema = z.object({
   notificationId: z.string(),
 });
 
+/** Notifications of the user that no longer lead anywhere (their confession was deleted). */
+export const notificationsDeletedChangeSchema = z.object({
+  type: z.literal('notifications_deleted'),
+  seq: z.number().int(),
+  notificationIds: z.array(z.string()),
+});
+
 /**
  * The user read a group up to `readSeq` on one of their devices: their other devices clear its unread count.
  * Sent only when the read mark moves.
@@ -88,6 +95,7 @@ export const changeSchema = z.discriminatedUnion('type', [
   notificationCreatedChangeSchema,
   notificationReadChangeSchema,
   groupReadChangeSchema,
+  notificationsDeletedChangeSchema,
 ]);
 export type Change = z.infer<typeof changeSchema>;
 export type ReceiveMessageChange = z.infer<typeof receiveMessageChangeSchema>;
@@ -98,6 +106,7 @@ export type GroupJoinedChange = z.infer<typeof groupJoinedChangeSchema>;
 export type NotificationCreatedChange = z.infer<typeof notificationCreatedChangeSchema>;
 export type NotificationReadChange = z.infer<typeof notificationReadChangeSchema>;
 export type GroupReadChange = z.infer<typeof groupReadChangeSchema>;
+export type NotificationsDeletedChange = z.infer<typeof notificationsDeletedChangeSchema>;
 
 /** Answer to `hello`. */
 export const welcomeFrameSchema = z.object({

@@ -13,6 +13,7 @@ import type { AppDeps } from '../../lib/deps';
 import { moderate } from '../../lib/moderation';
 import { ConfessionRefusal, refusals } from './errors';
 import { nicknameKey, storedCollegeName, toComment, toConfession, toCounts } from './mappers';
+import { forgetConfession } from '../notifications/service';
 import { notifyComment, notifyReaction } from './notify-author';
 import { confessionStatements, type ConfessionStatements } from './statements';
 
@@ -199,10 +200,13 @@ export function addComment(deps: AppDeps, userId: string, input: CommentInput): 
   });
 }
 
-/** The author deletes their confession: its text, reactions and comments go; the id stays used. */
+/**
+ * The author deletes their confession: its text, reactions, comments and notifications go; the id stays
+ * used.
+ */
 export function deleteConfession(deps: AppDeps, userId: string, confessionId: string): void {
   const s = confessionStatements(deps.sqlite);
-  deps.realtime.commit(() => {
+  deps.realtime.commit((tx) => {
     const owner = s.owner.get(confessionId);
     if (!owner || owner.deleted_at !== null) throw refusals.notFound();
     if (owner.author_id !== userId) throw refusals.notAuthor();
@@ -213,5 +217,6 @@ export function deleteConfession(deps: AppDeps, userId: string, confessionId: st
     s.deleteReactionsOf.run(confessionId);
     s.deleteNoticesOf.run(confessionId);
     s.deleteCommentsOf.run(confessionId);
+    forgetConfession(deps, tx, confessionId);
   });
 }

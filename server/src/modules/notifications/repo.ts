@@ -23,10 +23,15 @@ export const MAX_PUSH_SUBSCRIPTIONS = 10;
 /** Prepared once per database; every notification read and write runs one of these. */
 function prepare(sqlite: SQLite.Database) {
   return {
-    insert: sqlite.prepare<[string, string, NotificationType, string, string, string, string]>(
-      `INSERT INTO notifications (id, user_id, type, title, body, data, created_at, is_read)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 0)`,
+    insert: sqlite.prepare<[string, string, NotificationType, string, string, string, string, string | null]>(
+      `INSERT INTO notifications (id, user_id, type, title, body, data, created_at, is_read, confession_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
     ),
+    // notifications_confession_idx: what a deleted confession leaves behind.
+    ofConfession: sqlite.prepare<[string], { id: string; user_id: string }>(
+      'SELECT id, user_id FROM notifications WHERE confession_id = ?',
+    ),
+    deleteOfConfession: sqlite.prepare<[string]>('DELETE FROM notifications WHERE confession_id = ?'),
     // notifications_user_created_idx; rowid orders rows made in the same millisecond.
     page: sqlite.prepare<[string, number, number], NotificationRow>(
       `SELECT id, type, title, body, data, created_at, is_read FROM notifications
@@ -72,7 +77,33 @@ function stmts(sqlite: SQLite.Database): ReturnType<typeof prepare> {
 }
 
 export function insertNotification(sqlite: SQLite.Database, userId: string, n: AppNotification): void {
-  stmts(sqlite).insert.run(n.id, userId, n.type, n.title, n.body, JSON.stringify(n.data), n.createdAt);
+  const data = JSON.stringify(n.data);
+  stmts(sqlite).insert.run(
+    n.id,
+    userId,
+    n.type,
+    n.title,
+    n.body,
+    data,
+    n.createdAt,
+    n.data.confessionId ?? null,
+  );
+}
+
+/** Deletes the notifications about a confession; returns whose they were, to tell their devices. */
+export function deleteConfessionNotifications(
+  sqlite: SQLite.Database,
+  confessionId: string,
+): Map<string, string[]> {
+  const s = stmts(sqlite);
+  const byUser = new Map<string, string[]>();
+  for (const row of s.ofConfession.all(confessionId)) {
+    const ids = byUser.get(row.user_id);
+    if (ids) ids.push(row.id);
+    else byUser.set(row.user_id, [row.id]);
+  }
+  if (byUser.size) s.deleteOfConfession.run(confessionId);
+  return byUser;
 }
 
 export function notificationPage(

@@ -3,7 +3,14 @@ import type { AppNotification, NotificationType } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import type { ChangeWriter } from '../../realtime/hub';
 import { schedulePush } from './push-delivery';
-import { countUnread, insertNotification, isOwnNotification, notificationPage, setRead } from './repo';
+import {
+  countUnread,
+  deleteConfessionNotifications,
+  insertNotification,
+  isOwnNotification,
+  notificationPage,
+  setRead,
+} from './repo';
 
 export interface NotifyInput {
   userId: string;
@@ -56,4 +63,14 @@ export function unreadCount(deps: AppDeps, userId: string): number {
 export function listNotifications(deps: AppDeps, userId: string, page: number, limit: number) {
   const notifications = notificationPage(deps.sqlite, userId, limit, (page - 1) * limit);
   return { notifications, unreadCount: unreadCount(deps, userId) };
+}
+
+/**
+ * A confession was deleted: its notifications go too (they would lead nowhere), and their owners' devices
+ * drop them with `notifications_deleted`. Inside the deletion's commit.
+ */
+export function forgetConfession(deps: AppDeps, tx: ChangeWriter, confessionId: string): void {
+  for (const [userId, notificationIds] of deleteConfessionNotifications(deps.sqlite, confessionId)) {
+    tx.emit({ type: 'notifications_deleted', notificationIds }, [`u:${userId}`]);
+  }
 }

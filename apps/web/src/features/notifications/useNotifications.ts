@@ -60,11 +60,17 @@ export function useNotifications(): NotificationsState {
   const loadList = useCallback(
     async (signal: AbortSignal) => {
       const list = await fetchNotifications(api, signal);
-      await cacheNotifications(db, list.notifications).catch((error: unknown) => {
-        console.warn('Caching notifications failed', error);
-      });
+      const cachedAll = await cacheNotifications(db, list.notifications).then(
+        () => true,
+        (error: unknown) => {
+          console.warn('Caching notifications failed', error);
+          return false;
+        },
+      );
       if (signal.aborted) return;
-      setFetched(list.notifications);
+      // Once in the cache, the cache alone lists them: a notification deleted later (its confession was
+      // deleted) then leaves the panel too. Only when caching failed does the fetched list stand in.
+      setFetched(cachedAll ? [] : list.notifications);
       setServerCount(list.unreadCount);
       setBeyondList(Math.max(0, list.unreadCount - unreadOf(list.notifications)));
     },

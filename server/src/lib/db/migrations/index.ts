@@ -4,6 +4,7 @@ import * as m0002 from './0002_chat';
 import * as m0003 from './0003_confessions';
 import * as m0004 from './0004_notifications';
 import * as m0005 from './0005_confession_safety';
+import * as m0006 from './0006_notification_confession';
 
 /** Listed statically so the bundled server needs no migration folder on disk. Append, never edit. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_confessions': m0003,
   '0004_notifications': m0004,
   '0005_confession_safety': m0005,
+  '0006_notification_confession': m0006,
 };
