@@ -26,7 +26,15 @@ export default defineConfig({
         },
       },
       { test: { name: 'desktop', root: 'apps/desktop', environment: 'node' } },
-      { test: { name: 'web', root: 'apps/web', environment: 'jsdom' } },
+      {
+        test: {
+          name: 'web',
+          root: 'apps/web',
+          environment: 'jsdom',
+          setupFiles: ['./test/setup.ts'],
+          testTimeout: 20_000,
+        },
+      },
     ],
   },
 });

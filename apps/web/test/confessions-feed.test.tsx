@@ -107,7 +107,8 @@ describe('Confessions feed', () => {
     expect(screen.queryByRole('tab', { name: /Your College/ })).toBeNull();
     expect(screen.getByRole('tab', { name: 'Top (All) (13)' })).toBeTruthy();
     expect(screen.queryByText(CONFESSION_MSG.end)).toBeNull();
-    expect(observer.observers.at(-1)?.options?.rootMargin).toBe('800px 0px');
+    // The sentinel is observed in an effect after the cards render (later than them under load).
+    await waitFor(() => expect(observer.observers.at(-1)?.options?.rootMargin).toBe('800px 0px'), SLOW);
 
     act(() => observer.nearEnd());
     await waitFor(() => expect(cards()).toHaveLength(13), SLOW);
@@ -133,6 +134,7 @@ describe('Confessions feed', () => {
     });
     renderConfessions();
     await waitFor(() => expect(cards()).toHaveLength(10), SLOW);
+    await waitFor(() => expect(observer.observers.length).toBeGreaterThan(0), SLOW);
 
     act(() => observer.nearEnd());
     expect(await screen.findByText(/You are offline\. More confessions will load/, {}, SLOW)).toBeTruthy();

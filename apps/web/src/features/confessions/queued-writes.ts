@@ -6,7 +6,8 @@ type RefusalHandler = (error: string) => void;
 
 /** The (deviceId, mid) of the queued write that carries entity `id`: all a refusal names of it. */
 async function queuedKeyOf(db: CampusDatabase, id: string): Promise<string | null> {
-  const row = await db.outbox.filter((r) => 'id' in r.frame && r.frame.id === id).first();
+  // The outbox indexes `frame.id` (sync database v3).
+  const row = await db.outbox.where('frame.id').equals(id).first();
   return row ? `${row.deviceId}:${row.mid}` : null;
 }
 
