@@ -90,6 +90,21 @@ describe('migrations 0005_confession_safety and 0006_notification_confession', (
       sqlite.prepare(`SELECT count(*) AS n FROM confession_reaction_notices WHERE user_id = 'c'`).get(),
     ).toEqual({ n: 0 });
 
+    // The counts follow every way a confession comes or goes: a post, a soft delete, an account deleted.
+    const counts = () =>
+      Object.fromEntries(
+        (
+          sqlite.prepare('SELECT scope, n FROM confession_totals').all() as { scope: string; n: number }[]
+        ).map((r) => [r.scope, r.n]),
+      );
+    confession.run('c6', 'b', 'ＯＷＬ', 'East', '2026-01-10', null);
+    expect(counts()).toEqual({ '*': 4, 'c:North': 2, 'c:South': 1, 'c:East': 1 }); // c5 went with 'c'
+    sqlite.prepare(`UPDATE confessions SET deleted_at = '2026-01-11' WHERE id = 'c3'`).run();
+    sqlite.prepare(`UPDATE confessions SET deleted_at = '2026-01-12' WHERE id = 'c3'`).run(); // once only
+    expect(counts()).toEqual({ '*': 3, 'c:North': 2, 'c:South': 0, 'c:East': 1 });
+    sqlite.prepare(`DELETE FROM users WHERE id = 'a'`).run();
+    expect(counts()).toEqual({ '*': 1, 'c:North': 0, 'c:South': 0, 'c:East': 1 });
+
     // Down again, one step at a time: 0006 then 0005.
     for (const name of ['0006_notification_confession', '0005_confession_safety']) {
       const step = await migrator.migrateDown();

@@ -177,13 +177,8 @@ function prepare(sqlite: SQLite.Database) {
       `SELECT ${CARD_COLUMNS} FROM confessions WHERE deleted_at IS NULL AND college = @college
         ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
     ),
-    // The tab counts, kept in the post and delete transactions: '*' for all, 'c:<college>' for one.
+    // The tab counts, kept by triggers (migration 0005): '*' for all, 'c:<college>' for one.
     total: statement<[string], { n: number }>(sqlite, 'SELECT n FROM confession_totals WHERE scope = ?'),
-    bumpTotal: statement<[{ scope: string; delta: number }]>(
-      sqlite,
-      `INSERT INTO confession_totals (scope, n) VALUES (@scope, max(0, @delta))
-       ON CONFLICT (scope) DO UPDATE SET n = max(0, n + @delta)`,
-    ),
     // The viewer's own reactions on a page of confessions, never anyone else's. CROSS JOIN keeps the page's
     // ids outside: one key lookup per card, not a scan of everything the viewer ever reacted to.
     myReactionsIn: statement<[string, string], { confession_id: string; reaction_type: ReactionType }>(

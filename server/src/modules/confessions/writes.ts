@@ -112,8 +112,6 @@ export function postConfession(deps: AppDeps, userId: string, input: PostConfess
       createdAt,
     );
     s.claimNickname.run(nicknameKey(nickname), userId);
-    s.bumpTotal.run({ scope: '*', delta: 1 });
-    if (college !== null) s.bumpTotal.run({ scope: `c:${college}`, delta: 1 });
     return confessionFor(s, userId, input.id);
   });
 }
@@ -210,10 +208,8 @@ export function deleteConfession(deps: AppDeps, userId: string, confessionId: st
     const owner = s.owner.get(confessionId);
     if (!owner || owner.deleted_at !== null) throw refusals.notFound();
     if (owner.author_id !== userId) throw refusals.notAuthor();
-    if (s.softDelete.run(new Date(deps.now()).toISOString(), confessionId).changes > 0) {
-      s.bumpTotal.run({ scope: '*', delta: -1 });
-      if (owner.college !== null) s.bumpTotal.run({ scope: `c:${owner.college}`, delta: -1 });
-    }
+    // The tab counts follow by trigger (migration 0005).
+    s.softDelete.run(new Date(deps.now()).toISOString(), confessionId);
     s.deleteReactionsOf.run(confessionId);
     s.deleteNoticesOf.run(confessionId);
     s.deleteCommentsOf.run(confessionId);

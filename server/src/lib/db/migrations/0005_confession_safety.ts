@@ -4,8 +4,8 @@ import { sql, type Kysely } from 'kysely';
  * Safety and scale for confessions, found in review:
  * - `confession_reaction_notices`: a reaction notifies the author once per reactor, confession and type,
  *   so toggling a reaction off and on cannot flood someone's notifications and pushes.
- * - `confession_totals`: the feed's tab counts kept as counters (a count(*) per feed request scanned the
- *   whole table). Scope '*' is every confession, 'c:<college>' one college's.
+ * - `confession_totals`: the feed's tab counts kept as counters by triggers (a count(*) per feed request
+ *   scanned the whole table). Scope '*' is every confession, 'c:<college>' one college's.
  * - `nickname_claims`: a nickname that signed a confession or comment stays its user's after a rename, so
  *   nobody else can take it and pass as the author of what it signed.
  * Keys are recomputed with NFKC (full-width and other compatibility forms fold to one name).
@@ -32,6 +32,22 @@ const UP = [
   `INSERT INTO confession_totals (scope, n)
      SELECT 'c:' || college, count(*) FROM confessions WHERE deleted_at IS NULL AND college IS NOT NULL
       GROUP BY college`,
+  // Triggers keep the counts whatever removes a confession (the author, a cascade from a deleted account).
+  `CREATE TRIGGER confession_totals_insert AFTER INSERT ON confessions WHEN NEW.deleted_at IS NULL
+   BEGIN
+     INSERT INTO confession_totals (scope, n) VALUES ('*', 1) ON CONFLICT (scope) DO UPDATE SET n = n + 1;
+     INSERT INTO confession_totals (scope, n) SELECT 'c:' || NEW.college, 1 WHERE NEW.college IS NOT NULL
+       ON CONFLICT (scope) DO UPDATE SET n = n + 1;
+   END`,
+  `CREATE TRIGGER confession_totals_soft_delete AFTER UPDATE OF deleted_at ON confessions
+     WHEN OLD.deleted_at IS NULL AND NEW.deleted_at IS NOT NULL
+   BEGIN
+     UPDATE confession_totals SET n = max(0, n - 1) WHERE scope IN ('*', 'c:' || OLD.college);
+   END`,
+  `CREATE TRIGGER confession_totals_delete AFTER DELETE ON confessions WHEN OLD.deleted_at IS NULL
+   BEGIN
+     UPDATE confession_totals SET n = max(0, n - 1) WHERE scope IN ('*', 'c:' || OLD.college);
+   END`,
 
   `CREATE TABLE nickname_claims (
      nickname_key TEXT PRIMARY KEY,
@@ -73,6 +89,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const trigger of ['insert', 'soft_delete', 'delete'])
+    await sql.raw(`DROP TRIGGER confession_totals_${trigger}`).execute(db);
   for (const table of ['nickname_claims', 'confession_totals', 'confession_reaction_notices'])
     await sql.raw(`DROP TABLE ${table}`).execute(db);
 }
