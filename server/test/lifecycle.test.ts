@@ -2,14 +2,33 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, sql, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import SQLite from 'better-sqlite3';
 import WebSocket from 'ws';
-import { migrations } from '../src/lib/db/migrations';
+import { inTransaction, migrations } from '../src/lib/db/migrations';
 import { startTestServer } from './support/test-server';
 
 describe('database lifecycle', () => {
+  it('a migration that fails half-way leaves nothing behind, so the next start can run it again', async () => {
+    const sqlite = new SQLite(':memory:');
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const broken = inTransaction({
+      up: async (tx) => {
+        await sql`CREATE TABLE half_made (id TEXT)`.execute(tx);
+        await sql`ALTER TABLE missing ADD COLUMN x TEXT`.execute(tx);
+      },
+      down: async () => undefined,
+    });
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: async () => ({ '0001_broken': broken }) },
+    });
+    expect((await migrator.migrateToLatest()).error).toBeDefined();
+    expect(sqlite.prepare(`SELECT name FROM sqlite_master WHERE name = 'half_made'`).get()).toBeUndefined();
+    await db.destroy();
+  });
+
   it('every migration goes up and down cleanly and up again', async () => {
     const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });

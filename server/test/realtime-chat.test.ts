@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REALTIME_ERRORS } from '@campus/protocol';
+import { PROTOCOL_VERSION, REALTIME_ERRORS } from '@campus/protocol';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
 
@@ -167,10 +167,10 @@ describe('direct chat over /ws', () => {
     silent.send({ type: 'pull', cursor: 0 });
     expect(await silent.waitClose()).toBe(4401);
     const badToken = await WsClient.open(server);
-    badToken.send({ type: 'hello', v: 1, token: 'x'.repeat(40) });
+    badToken.send({ type: 'hello', v: PROTOCOL_VERSION, token: 'x'.repeat(40) });
     expect(await badToken.waitClose()).toBe(4401);
     const old = await WsClient.open(server);
-    old.send({ type: 'hello', v: 999, token: ann.token });
+    old.send({ type: 'hello', v: PROTOCOL_VERSION - 1, token: ann.token });
     expect(await old.waitClose()).toBe(4426);
     expect(old.of('message_error')[0]).toMatchObject({ error: REALTIME_ERRORS.protocolVersion });
   });

@@ -1,6 +1,11 @@
 /** Business constants of the specification, shared by the UI and the server. */
 
-export const PROTOCOL_VERSION = 1;
+/**
+ * The realtime protocol's version. Raise it when an older client would misread what the server now sends:
+ * 2 added the `group_read` and `notifications_deleted` changes, which a version-1 client's schema rejects
+ * (it would drop whole pull pages and never catch up). A refused client offers a reload.
+ */
+export const PROTOCOL_VERSION = 2;
 
 export const OTP_LENGTH = 6;
 export const MIN_PASSWORD_LENGTH = 6;

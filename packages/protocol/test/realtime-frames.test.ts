@@ -81,3 +81,27 @@ describe('create group body', () => {
     );
   });
 });
+
+describe('pull pages', () => {
+  it('skip a change of a type this client does not know instead of dropping the page', () => {
+    const parsed = serverFrameSchema.parse({
+      type: 'changes',
+      changes: [
+        { type: 'notification_read', seq: 7, notificationId: 'n-1' },
+        { type: 'from_a_newer_server', seq: 8, anything: true },
+        { type: 'group_read', seq: 9, groupId: 'g-1', readSeq: 6 },
+      ],
+      cursor: 9,
+      hasMore: false,
+    });
+    expect(parsed).toEqual({
+      type: 'changes',
+      changes: [
+        { type: 'notification_read', seq: 7, notificationId: 'n-1' },
+        { type: 'group_read', seq: 9, groupId: 'g-1', readSeq: 6 },
+      ],
+      cursor: 9,
+      hasMore: false,
+    });
+  });
+});

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REALTIME_TIMING } from '@campus/protocol';
+import { PROTOCOL_VERSION, REALTIME_TIMING } from '@campus/protocol';
 import { reconnectDelay, type EphemeralState, type SyncClient } from '../src';
 import { FakeServer, waitFor } from './support/fake-server';
 import { BO, CY, ME, fakeNetwork, makeClient } from './support/fixtures';
@@ -37,7 +37,7 @@ describe('connection', () => {
     client.subscribe(() => seen.push(client!.getState().status));
     client.start();
     await waitFor(() => client!.getState().status === 'online');
-    expect(server.received[0]).toMatchObject({ type: 'hello', v: 1, token: server.token });
+    expect(server.received[0]).toMatchObject({ type: 'hello', v: PROTOCOL_VERSION, token: server.token });
     server.cutAll();
     await waitFor(() => expect(server.sockets).toHaveLength(2));
     await waitFor(() => client!.getState().status === 'online');

@@ -119,9 +119,21 @@ export const welcomeFrameSchema = z.object({
 export const pongFrameSchema = z.object({ type: z.literal('pong'), t: z.number() });
 
 /** A page of changes after the pulled cursor; `cursor` is the seq to pull from next. */
+/**
+ * A page's changes, each parsed on its own: one of a type this client does not know (a newer server's,
+ * additive) is skipped rather than failing the page, which would stall the pull. The page's cursor still
+ * moves past it.
+ */
+const pageChangesSchema = z.array(z.unknown()).transform((items): Change[] =>
+  items.flatMap((item) => {
+    const parsed = changeSchema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  }),
+);
+
 export const changesFrameSchema = z.object({
   type: z.literal('changes'),
-  changes: z.array(changeSchema),
+  changes: pageChangesSchema,
   cursor: z.number().int(),
   hasMore: z.boolean(),
 });

@@ -11,7 +11,9 @@ export const CONFESSION_RATES = {
   react: { limit: 120, windowMs: MINUTE },
   feed: { limit: 240, windowMs: MINUTE },
   nicknameCheck: { limit: 60, windowMs: MINUTE },
-  nicknameSet: { limit: 10, windowMs: 10 * MINUTE },
+  // A name that signed something stays its user's after a rename: few renames a day keep anyone from
+  // hoarding names that way.
+  nicknameSet: { limit: 5, windowMs: 24 * 60 * MINUTE },
 } satisfies Record<string, RateRule>;
 
 export type ConfessionAction = keyof typeof CONFESSION_RATES;

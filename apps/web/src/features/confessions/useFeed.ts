@@ -65,8 +65,9 @@ async function nextState(input: {
         key,
         items: page === 1 ? fresh : [...s.items, ...fresh],
         page,
-        // A full page of cards already shown means the server repeats itself: not a reason to go on.
-        hasMore: answer.confessions.length === CONFESSIONS.feedPageSize && fresh.length > 0,
+        // More pages exist while a page is full (the spec). A full page of cards already shown is not the
+        // end: pages are offsets, and new posts push older cards onto later pages.
+        hasMore: answer.confessions.length === CONFESSIONS.feedPageSize,
         loading: false,
         error: null,
         offline: false,

@@ -3,10 +3,10 @@ import { useLocation } from 'react-router-dom';
 import { CONFESSIONS, type Confession } from '@campus/protocol';
 
 /**
- * The search for a linked confession pages through the whole feed (useFeed stops at a page of repeats);
- * this bounds the requests one link can cause at 2000 confessions.
+ * The search for a linked confession pages through the feed until it ends or this many pages (1000
+ * confessions) are loaded: 100 requests leave most of the server's 240 feed pages a minute for scrolling.
  */
-const MAX_PAGES_TO_FIND = 200;
+const MAX_PAGES_TO_FIND = 100;
 
 interface FeedView {
   items: Confession[];

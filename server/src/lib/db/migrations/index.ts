@@ -6,8 +6,24 @@ import * as m0004 from './0004_notifications';
 import * as m0005 from './0005_confession_safety';
 import * as m0006 from './0006_notification_confession';
 
+interface MigrationModule {
+  up: Migration['up'];
+  down: NonNullable<Migration['down']>;
+}
+
+/**
+ * Kysely runs SQLite migrations outside a transaction (its SQLite adapter does not claim transactional
+ * DDL), yet SQLite has it: each step runs in one, so a migration cut short leaves nothing half-made.
+ */
+export function inTransaction(m: MigrationModule): Migration {
+  return {
+    up: (db) => db.transaction().execute((tx) => m.up(tx)),
+    down: (db) => db.transaction().execute((tx) => m.down(tx)),
+  };
+}
+
 /** Listed statically so the bundled server needs no migration folder on disk. Append, never edit. */
-export const migrations: Record<string, Migration> = {
+const modules: Record<string, MigrationModule> = {
   '0001_accounts': m0001,
   '0002_chat': m0002,
   '0003_confessions': m0003,
@@ -15,3 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0005_confession_safety': m0005,
   '0006_notification_confession': m0006,
 };
+
+export const migrations: Record<string, Migration> = Object.fromEntries(
+  Object.entries(modules).map(([name, m]) => [name, inTransaction(m)]),
+);
