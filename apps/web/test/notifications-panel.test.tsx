@@ -64,6 +64,26 @@ describe('the notifications bell badge', () => {
 });
 
 describe('the notifications panel', () => {
+  it('forgets cached notifications the server no longer lists (their confession was deleted)', async () => {
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    const db = openUserDatabase(USER_ID);
+    await cacheRows(db, [
+      notification({ id: 'gone', title: 'Deleted meanwhile', createdAt: at(30) }),
+      notification({ id: 'kept', title: 'Still there', createdAt: at(20) }),
+      notification({ id: 'newer', title: 'Arrived after the fetch', createdAt: at(-1) }),
+    ]);
+    mockServer({
+      'GET /api/notifications': () =>
+        list([notification({ id: 'kept', title: 'Still there', createdAt: at(20) })]),
+    });
+    renderBell({ db });
+    fireEvent.click(bell());
+    await waitFor(async () => expect(await db.notifications.get('gone')).toBeUndefined());
+    expect((await db.notifications.toArray()).map((n) => n.id).sort()).toEqual(['kept', 'newer']);
+    await waitFor(() => expect(screen.queryByText('Deleted meanwhile')).toBeNull());
+    expect(screen.getByText('Still there')).toBeTruthy();
+  });
+
   it('shows three skeletons while loading, then the list with icon, title, body, time and unread dot', async () => {
     const answer = deferred<ReturnType<typeof list>>();
     mockServer({ 'GET /api/notifications': () => answer.promise });

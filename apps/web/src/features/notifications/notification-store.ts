@@ -1,4 +1,4 @@
-import { notificationSchema, type AppNotification } from '@campus/protocol';
+import { NOTIFICATIONS_PAGE_SIZE, notificationSchema, type AppNotification } from '@campus/protocol';
 import type { CampusDatabase } from '@campus/sync';
 
 /**
@@ -38,7 +38,25 @@ export async function cacheNotifications(db: CampusDatabase, list: AppNotificati
       return toStored({ ...notification, isRead });
     });
     await db.notifications.bulkPut(rows);
+    await dropDeletedSince(db, list);
   });
+}
+
+/**
+ * The first page is the server's truth for the time it spans (all of the past when it is not full): a
+ * cached row in that span that the page lacks was deleted there (its confession was), perhaps while this
+ * device was away too long to hear of it. Rows newer than the page's newest arrived after the fetch.
+ */
+async function dropDeletedSince(db: CampusDatabase, newestFirst: readonly AppNotification[]): Promise<void> {
+  const newest = newestFirst[0]!.createdAt;
+  const oldest = newestFirst.length < NOTIFICATIONS_PAGE_SIZE ? '' : newestFirst.at(-1)!.createdAt;
+  const listed = new Set(newestFirst.map((n) => n.id));
+  const stale = await db.notifications
+    .where('createdAt')
+    .between(oldest, newest, true, true)
+    .filter((row) => !listed.has(row.id))
+    .primaryKeys();
+  if (stale.length) await db.notifications.bulkDelete(stale);
 }
 
 /** This device's own read: isRead (and unread) change at once. */
