@@ -10,7 +10,7 @@ import {
 import { useApi } from '../../lib/ApiContext';
 import { useCampusSync, useSync } from '../sync/sync-context';
 import { NoAuthTokenError, addComment, errorLine, fetchComments, requireAuthToken } from './confessions-api';
-import { ConfirmDialog, Dialog } from './Dialog';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { ErrorText } from './ErrorText';
 import type { QueuedWrites } from './queued-writes';
 import { useModeration } from './useModeration';
@@ -211,7 +211,7 @@ export function CommentsPanel(props: CommentsPanelProps) {
           {text.length}/{CONFESSIONS.maxCommentLength}
         </p>
         <ErrorText error={error} />
-        <div className="cf-dialog__actions">
+        <div className="modal__actions">
           <button type="submit" className="button button--primary" disabled={!text.trim() || busy}>
             Comment
           </button>

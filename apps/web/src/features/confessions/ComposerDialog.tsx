@@ -10,7 +10,7 @@ import {
 import { useApi } from '../../lib/ApiContext';
 import { useCampusSync } from '../sync/sync-context';
 import { POST_FAILED, errorLine, postConfession, requireAuthToken, type ErrorLine } from './confessions-api';
-import { ConfirmDialog, Dialog } from './Dialog';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { ErrorText } from './ErrorText';
 import { useModeration } from './useModeration';
 import { cardFontPx } from './card-font';
@@ -116,7 +116,7 @@ export function ComposerDialog({ college, nickname, onClose, onPosted }: Compose
           {preview?.has_blocked_words ? <p className="cf-note">Some words will be censored.</p> : null}
         </section>
         <ErrorText error={error} />
-        <div className="cf-dialog__actions">
+        <div className="modal__actions">
           <button type="button" className="button button--secondary" onClick={onClose}>
             Cancel
           </button>

@@ -11,7 +11,7 @@ import {
   requireAuthToken,
   type ErrorLine,
 } from './confessions-api';
-import { ConfirmDialog } from './Dialog';
+import { ConfirmDialog } from '../../components/Dialog';
 import { ErrorText } from './ErrorText';
 import { MissingNote, OfflineNote } from './FeedNotes';
 import { forgetCachedConfession } from './feed-cache';

@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { CONFESSION_MSG, CONFESSIONS } from '@campus/protocol';
 import { useApi } from '../../lib/ApiContext';
 import { errorLine, isNicknameAvailable, setNickname } from './confessions-api';
-import { Dialog } from './Dialog';
+import { Dialog } from '../../components/Dialog';
 
 type Check = 'idle' | 'checking' | 'available' | 'taken';
 
@@ -107,7 +107,7 @@ export function NicknameChooser({
             {error}
           </p>
         ) : null}
-        <div className="cf-dialog__actions">
+        <div className="modal__actions">
           <button type="button" className="button button--secondary" onClick={onClose}>
             Cancel
           </button>

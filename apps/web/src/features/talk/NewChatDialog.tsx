@@ -4,7 +4,8 @@ import { CHAT_MSG, type UserListEntry } from '@campus/protocol';
 import { Avatar } from '../../components/Avatar';
 import { useApi } from '../../lib/ApiContext';
 import { useSignedInUser } from '../session/session-context';
-import { Modal } from './Modal';
+import { Dialog } from '../../components/Dialog';
+import './modal.css';
 import { fetchUsers, fullName, usersErrorText } from './users-api';
 
 /** Typing pauses this long before the directory is asked, so a name is one request, not one per letter. */
@@ -42,7 +43,7 @@ export function NewChatDialog({ onClose }: { onClose(): void }) {
   }, [api, self.id, query]);
 
   return (
-    <Modal title="New chat" onClose={onClose}>
+    <Dialog title="New chat" onClose={onClose} size="narrow" closeButton={false}>
       <label className="field__label" htmlFor={inputId}>
         Search students
       </label>
@@ -81,6 +82,6 @@ export function NewChatDialog({ onClose }: { onClose(): void }) {
           </ul>
         ) : null}
       </div>
-    </Modal>
+    </Dialog>
   );
 }

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Icon } from '../../components/Icon';
 import { useSignedInUser } from '../session/session-context';
-import { Modal } from './Modal';
+import { Dialog } from '../../components/Dialog';
+import './modal.css';
 import { missingRandomTalkFields } from './profile-requirements';
 
 /** Random Talk opens only with a complete profile; otherwise it says what is missing and offers Profile. */
@@ -27,7 +28,12 @@ export function RandomTalkCard() {
         <span className="talk-card__text">Meet a random verified student by voice, video or text.</span>
       </button>
       {missing ? (
-        <Modal title="Complete your profile" onClose={() => setMissing(null)}>
+        <Dialog
+          title="Complete your profile"
+          onClose={() => setMissing(null)}
+          size="narrow"
+          closeButton={false}
+        >
           <p className="modal__text">Random Talk needs a few details on your profile first. Missing:</p>
           <ul className="modal__list">
             {missing.map((field) => (
@@ -46,7 +52,7 @@ export function RandomTalkCard() {
               Go to Profile
             </button>
           </div>
-        </Modal>
+        </Dialog>
       ) : null}
     </>
   );
