@@ -2,7 +2,6 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import {
   CONFESSION_MSG,
   CONFESSIONS,
-  censorConfirm,
   relativeTime,
   type Confession,
   type ConfessionComment,
@@ -10,10 +9,10 @@ import {
 import { useApi } from '../../lib/ApiContext';
 import { useCampusSync, useSync } from '../sync/sync-context';
 import { NoAuthTokenError, addComment, errorLine, fetchComments, requireAuthToken } from './confessions-api';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Dialog } from '../../components/Dialog';
 import { ErrorText } from './ErrorText';
 import type { QueuedWrites } from './queued-writes';
-import { useModeration } from './useModeration';
+import { useCensorGate } from './useCensorGate';
 
 interface CommentsPanelProps {
   confession: Confession;
@@ -57,8 +56,6 @@ export function CommentsPanel(props: CommentsPanelProps) {
     return () => stops.forEach((stop) => stop());
   }, []);
   const [error, setError] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<string | null>(null);
-  const { resolve } = useModeration(text);
 
   const load = useCallback(async () => {
     try {
@@ -142,17 +139,14 @@ export function CommentsPanel(props: CommentsPanelProps) {
     }
   }
 
+  const gate = useCensorGate(text, send);
+
   async function submit() {
     if (!canWrite) {
       props.onNeedNickname();
       return;
     }
-    if (!text.trim() || busy) return;
-    setBusy(true);
-    const verdict = await resolve(text);
-    setBusy(false);
-    if (verdict.has_blocked_words) setConfirm(verdict.censored_text);
-    else await send(text);
+    if (!busy) await gate.submit();
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -212,24 +206,16 @@ export function CommentsPanel(props: CommentsPanelProps) {
         </p>
         <ErrorText error={error} />
         <div className="modal__actions">
-          <button type="submit" className="button button--primary" disabled={!text.trim() || busy}>
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={!text.trim() || busy || gate.checking}
+          >
             Comment
           </button>
         </div>
       </form>
-      {confirm !== null ? (
-        <ConfirmDialog
-          title="Censored words"
-          message={censorConfirm(confirm)}
-          confirmLabel="Continue"
-          onCancel={() => setConfirm(null)}
-          onConfirm={() => {
-            const censored = confirm;
-            setConfirm(null);
-            void send(censored);
-          }}
-        />
-      ) : null}
+      {gate.prompt}
     </Dialog>
   );
 }

@@ -1,18 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
-import {
-  CONFESSIONS,
-  DEFAULT_MOOD,
-  MOODS,
-  censorConfirm,
-  moodLabel,
-  type Confession,
-} from '@campus/protocol';
+import { CONFESSIONS, DEFAULT_MOOD, MOODS, moodLabel, type Confession } from '@campus/protocol';
 import { useApi } from '../../lib/ApiContext';
 import { useCampusSync } from '../sync/sync-context';
 import { POST_FAILED, errorLine, postConfession, requireAuthToken, type ErrorLine } from './confessions-api';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Dialog } from '../../components/Dialog';
 import { ErrorText } from './ErrorText';
-import { useModeration } from './useModeration';
+import { useCensorGate } from './useCensorGate';
 import { cardFontPx } from './card-font';
 
 interface ComposerProps {
@@ -32,8 +25,6 @@ export function ComposerDialog({ college, nickname, onClose, onPosted }: Compose
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorLine | null>(null);
-  const [confirm, setConfirm] = useState<string | null>(null);
-  const { preview, resolve } = useModeration(text);
 
   async function send(content: string) {
     setBusy(true);
@@ -53,20 +44,18 @@ export function ComposerDialog({ college, nickname, onClose, onPosted }: Compose
     }
   }
 
-  async function submit(event: FormEvent) {
+  const gate = useCensorGate(text, send);
+  const { preview } = gate;
+
+  function submit(event: FormEvent) {
     event.preventDefault();
-    if (!text.trim() || busy) return;
-    setBusy(true);
-    const verdict = await resolve(text);
-    setBusy(false);
-    if (verdict.has_blocked_words) setConfirm(verdict.censored_text);
-    else await send(text);
+    if (!busy) void gate.submit();
   }
 
   const shown = preview?.has_blocked_words ? preview.censored_text : text;
   return (
     <Dialog title="Post a confession" onClose={onClose}>
-      <form className="cf-form" onSubmit={(event) => void submit(event)}>
+      <form className="cf-form" onSubmit={submit}>
         <fieldset className="cf-moods">
           <legend className="field__label">Mood</legend>
           {MOODS.map((option) => (
@@ -120,24 +109,16 @@ export function ComposerDialog({ college, nickname, onClose, onPosted }: Compose
           <button type="button" className="button button--secondary" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="button button--primary" disabled={!text.trim() || busy}>
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={!text.trim() || busy || gate.checking}
+          >
             Post
           </button>
         </div>
       </form>
-      {confirm !== null ? (
-        <ConfirmDialog
-          title="Censored words"
-          message={censorConfirm(confirm)}
-          confirmLabel="Continue"
-          onCancel={() => setConfirm(null)}
-          onConfirm={() => {
-            const censored = confirm;
-            setConfirm(null);
-            void send(censored);
-          }}
-        />
-      ) : null}
+      {gate.prompt}
     </Dialog>
   );
 }
