@@ -1,3 +1,4 @@
+import type { DirectMessagesTable, GroupMessagesTable } from '../../lib/db/schema';
 import {
   conversationSnippet,
   type ConversationItem,
@@ -40,16 +41,11 @@ export function fileUrlPath(key: string | null): string | null {
   return key === null ? null : `/files/${key}`;
 }
 
-export interface DirectMessageRow {
-  id: string;
-  content: string;
-  created_at: string;
-  status: 'sent' | 'delivered' | 'read';
-  reply_to: string | null;
-  attachment_key: string | null;
-  attachment_type: 'image' | 'file' | null;
-  seq: number;
-}
+/** The columns a message is built from (the table's own types). */
+export type DirectMessageRow = Pick<
+  DirectMessagesTable,
+  'id' | 'content' | 'created_at' | 'status' | 'reply_to' | 'attachment_key' | 'attachment_type' | 'seq'
+>;
 
 export function toDirectMessage(
   row: DirectMessageRow,
@@ -72,15 +68,10 @@ export function toDirectMessage(
   };
 }
 
-export interface GroupMessageRow {
-  id: string;
-  group_id: string;
-  content: string;
-  created_at: string;
-  attachment_key: string | null;
-  attachment_type: 'image' | 'file' | null;
-  seq: number;
-}
+export type GroupMessageRow = Pick<
+  GroupMessagesTable,
+  'id' | 'group_id' | 'content' | 'created_at' | 'attachment_key' | 'attachment_type' | 'seq'
+>;
 
 export function toGroupMessage(row: GroupMessageRow, from: UserRef): GroupMessage {
   return {

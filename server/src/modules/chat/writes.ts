@@ -1,3 +1,4 @@
+import type { DirectMessagesTable, GroupMessagesTable } from '../../lib/db/schema';
 import type SQLite from 'better-sqlite3';
 import {
   directRoomId,
@@ -39,30 +40,9 @@ export interface GroupMessageInput {
   attachment?: AttachmentInput;
 }
 
-interface StoredDirect {
-  id: string;
-  sender_id: string;
-  recipient_id: string;
-  pair: string;
-  content: string;
-  created_at: string;
-  status: 'sent' | 'delivered' | 'read';
-  reply_to: string | null;
-  attachment_key: string | null;
-  attachment_type: 'image' | 'file' | null;
-  seq: number;
-}
-
-interface StoredGroupMessage {
-  id: string;
-  group_id: string;
-  sender_id: string;
-  content: string;
-  created_at: string;
-  attachment_key: string | null;
-  attachment_type: 'image' | 'file' | null;
-  seq: number;
-}
+/** Whole rows, as `SELECT *` returns them (the tables' own types). */
+type StoredDirect = DirectMessagesTable;
+type StoredGroupMessage = GroupMessagesTable;
 
 /** Prepared once per database: the hot path runs these and nothing else. */
 function prepare(sqlite: SQLite.Database) {
