@@ -39,7 +39,25 @@ export function changeLogStatements(sqlite: SQLite.Database) {
     'SELECT seq, payload FROM change_log WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq',
   );
 
+  // Rows another process appended (a CLI such as the seed, run beside the server): rare, so a scan is fine.
+  const logAfter = sqlite.prepare<[number], LogRow>(
+    'SELECT seq, payload FROM change_log WHERE seq > ? ORDER BY seq',
+  );
+  const audiencesAfter = sqlite.prepare<[number], { audience: string; seq: number }>(
+    'SELECT audience, seq FROM change_audience WHERE seq > ?',
+  );
+
   return {
+    /** Entries after `after` with their audiences, in seq order. */
+    entriesAfter(after: number): (LogRow & { audiences: string[] })[] {
+      const audiences = new Map<number, string[]>();
+      for (const row of audiencesAfter.all(after)) {
+        const list = audiences.get(row.seq);
+        if (list) list.push(row.audience);
+        else audiences.set(row.seq, [row.audience]);
+      }
+      return logAfter.all(after).map((row) => ({ ...row, audiences: audiences.get(row.seq) ?? [] }));
+    },
     append(seq: number, type: string, payload: string, createdMs: number, audiences: readonly string[]) {
       insertLog.run(seq, type, payload, createdMs);
       for (const audience of audiences) insertAudience.run(audience, seq);

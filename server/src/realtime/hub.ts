@@ -107,7 +107,30 @@ export function createRealtimeHub(sqlite: SQLite.Database, options: HubOptions):
     },
   };
 
-  const runInTransaction = sqlite.transaction(<T>(write: (tx: ChangeWriter) => T): T => write(writer));
+  /**
+   * Another process (the seed, an admin command) may have appended to the log since this one last wrote:
+   * its entries are taken over (sent to their audiences with this commit) and the counter moves past them,
+   * so seqs never collide and connected clients see no gap. One primary-key lookup per commit otherwise.
+   */
+  function adoptExternalEntries() {
+    const latest = log.maxSeq();
+    if (latest <= seq) return;
+    for (const entry of log.entriesAfter(seq)) {
+      const change = JSON.parse(entry.payload) as Change;
+      pending.push({
+        change,
+        json: entry.payload,
+        frame: Buffer.from(entry.payload),
+        audiences: entry.audiences,
+      });
+    }
+    seq = latest;
+  }
+
+  const runInTransaction = sqlite.transaction(<T>(write: (tx: ChangeWriter) => T, outermost: boolean): T => {
+    if (outermost) adoptExternalEntries();
+    return write(writer);
+  });
 
   function fanOut(items: readonly CommittedChange[]) {
     for (const item of items) {
@@ -152,7 +175,11 @@ export function createRealtimeHub(sqlite: SQLite.Database, options: HubOptions):
       depth++;
       let result: ReturnType<typeof write>;
       try {
-        result = runInTransaction(write) as ReturnType<typeof write>;
+        // The outermost transaction takes the write lock at once (IMMEDIATE), so no other process can
+        // append between reading the log's end and writing after it.
+        result = (
+          depth === 1 ? runInTransaction.immediate(write, true) : runInTransaction(write, false)
+        ) as ReturnType<typeof write>;
       } catch (error) {
         seq = startSeq;
         pending.length = mark;
