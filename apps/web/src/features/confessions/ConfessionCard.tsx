@@ -90,7 +90,15 @@ export function ConfessionCard(props: CardProps) {
         {confession.isMine ? <CardMenu onDelete={props.onDelete} /> : null}
       </header>
       {/* Double tap (or double click) on the text likes; the Like button is the keyboard path. */}
-      <p className="cf-card__text" style={{ fontSize }} onClick={onTap}>
+      <p
+        className="cf-card__text"
+        style={{ fontSize }}
+        onClick={onTap}
+        // A double tap likes; without this the browser would also select the word tapped.
+        onMouseDown={(event) => {
+          if (event.detail > 1) event.preventDefault();
+        }}
+      >
         {confession.content}
       </p>
       <p className="cf-watermark" aria-hidden="true">
