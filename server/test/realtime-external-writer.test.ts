@@ -1,7 +1,7 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRealtimeHub } from '../src/realtime/hub';
+import { createRealtimeHub, hubInternals } from '../src/realtime/hub';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient } from './support/ws-client';
 
@@ -16,7 +16,7 @@ describe('a second process writing the change log', () => {
   it('collides with nothing: the server moves past its seqs and delivers its changes live, in order', async () => {
     const ann = await createUser(server, 'Ann');
     const ws = await WsClient.connect(server, ann);
-    const before = server.deps.realtime.currentSeq();
+    const before = hubInternals(server.deps.realtime).currentSeq();
 
     // Another process: its own connection and hub on the same file, writing two changes for Ann.
     const other = new SQLite(path.join(server.dataDir, 'campus-talk.sqlite'));
