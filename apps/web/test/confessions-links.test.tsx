@@ -46,7 +46,7 @@ async function openNotification(index: number) {
 describe('links to a confession', () => {
   it('highlights the confession again each time a link to it is opened, in the All tab', async () => {
     const notifications = [reaction('n-1'), reaction('n-2')];
-    mockServer({
+    const { calls } = mockServer({
       ...storeSessionFor(student),
       ...NICKNAME_SET,
       'GET /api/notifications/unread-count': () => ({ status: 200, body: { unreadCount: 2 } }),
@@ -79,10 +79,13 @@ describe('links to a confession', () => {
     await waitFor(() => expect(highlighted('Linked')).toBe(true), SLOW);
     expect(document.activeElement).toBe(card('Linked'));
 
-    // Once its 3 s are over, opening the link again highlights it again.
+    // Once its 3 s are over, opening the link again highlights it again, with the card's counts fresh.
     await waitFor(() => expect(highlighted('Linked')).toBe(false), { timeout: 4500 });
+    const allFeedCalls = () => calls.filter((call) => `${call.method} ${call.path}` === allFeed(1)).length;
+    const before = allFeedCalls();
     await openNotification(0);
     await waitFor(() => expect(highlighted('Linked')).toBe(true), SLOW);
+    await waitFor(() => expect(allFeedCalls()).toBe(before + 1), SLOW);
   }, 12_000);
 
   it('pages past the fifth page to find an older confession', async () => {

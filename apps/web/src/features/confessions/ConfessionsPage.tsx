@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { CONFESSION_MSG, type Confession } from '@campus/protocol';
 import { Icon } from '../../components/Icon';
@@ -48,6 +48,14 @@ export function ConfessionsPage() {
   const tab: FeedTab = linked ? 'all' : choice.tab;
   const setTab = (next: FeedTab) => setChoice({ tab: next, navigation });
   const feed = useFeed(tab, college);
+  // A notification opened while already here: its card's counts are news, so the feed loads again.
+  const { reload } = feed;
+  const seenNavigation = useRef(navigation);
+  useEffect(() => {
+    if (seenNavigation.current === navigation) return;
+    seenNavigation.current = navigation;
+    if (targetId !== null) void reload();
+  }, [navigation, targetId, reload]);
   const nickname = useNickname();
   const now = useNow(TIME_REFRESH_MS);
   const [writes] = useState(() => new QueuedWrites());
