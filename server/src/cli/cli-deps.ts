@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import type { DB } from '../lib/db/database';
 import type SQLite from 'better-sqlite3';
 import type { AppDeps } from '../lib/deps';
+import { createLiveSockets } from '../lib/auth/live-sockets';
 import { createLogger } from '../lib/logger';
 import { DEFAULT_AUTH_RATE_RULES } from '../lib/rate-limit';
 import { loadOrCreateSecret } from '../lib/secret';
@@ -23,6 +24,8 @@ export function cliDeps(
     db: opened.db,
     sqlite: opened.sqlite,
     realtime: createRealtimeHub(opened.sqlite, { now }),
+    // Nothing is listening here, so a revocation has no socket to close.
+    liveSockets: createLiveSockets(() => undefined),
     storage: createStorage(opened.config.dataDir, now),
     push: disabledPushService(),
     log: createLogger('silent'),

@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { Config } from '../config';
+import type { LiveSockets } from './auth/live-sockets';
 import type { DB } from './db/database';
 import type { Logger } from './logger';
 import type { DevMailbox } from './mail/dev-mailbox';
@@ -17,6 +18,8 @@ export interface AppDeps {
   sqlite: SQLite.Database;
   /** The change log and live fan-out; every synced write goes through `realtime.commit`. */
   realtime: RealtimeHub;
+  /** Live sockets by session and user, so revoking a session closes them (realtime and notes alike). */
+  liveSockets: LiveSockets;
   /** Uploaded files (local disk under DATA_DIR/uploads, signed download URLs). */
   storage: Storage;
   /** Web push (VAPID) to users without a live connection. */

@@ -1,6 +1,7 @@
 import { SESSION_REFRESH_MS, SESSION_TTL_MS } from '@campus/protocol';
 import type { DB } from '../db/database';
 import type { UserRow } from '../../modules/users/repo';
+import type { LiveSockets } from './live-sockets';
 import { generateSessionToken, sessionIdFromToken } from './session-token';
 
 export interface Session {
@@ -59,12 +60,38 @@ export async function validateSessionToken(
   return { session: { id: session_id, userId: user.id, expiresAt }, user };
 }
 
-export async function invalidateSession(db: DB, sessionId: string): Promise<void> {
-  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+/** What a revocation needs: the sessions table and the live sockets it must close. */
+export interface RevocationDeps {
+  db: DB;
+  liveSockets: LiveSockets;
 }
 
-export async function invalidateUserSessions(db: DB, userId: string): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+/**
+ * Logout: deletes the session, then closes its live sockets (4401). The close runs here, right after the
+ * delete commits, so no caller can revoke a session and leave its sockets running.
+ */
+export async function invalidateSession(deps: RevocationDeps, sessionId: string): Promise<void> {
+  await deps.db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+  deps.liveSockets.revokeSession(sessionId);
+}
+
+/**
+ * Ends every session of a user (password reset or change, suspension) and then all of the user's live
+ * sockets. `alongside` runs in the same transaction (e.g. the new password hash), so the sockets close only
+ * once the whole change has committed. `deps.db` must not be a transaction: this one commits its own.
+ */
+export async function invalidateUserSessions(
+  deps: RevocationDeps,
+  userId: string,
+  alongside?: (trx: DB) => Promise<void>,
+): Promise<void> {
+  const revoked = await deps.db.transaction().execute(async (trx) => {
+    await alongside?.(trx);
+    return trx.deleteFrom('sessions').where('user_id', '=', userId).returning('id').execute();
+  });
+  // By session too: a socket whose token lookup is still running is not yet known under its user.
+  for (const { id } of revoked) deps.liveSockets.revokeSession(id);
+  deps.liveSockets.revokeUser(userId);
 }
 
 export async function deleteExpiredSessions(db: DB, now: number): Promise<void> {

@@ -9,6 +9,8 @@ import {
   SERVER_MSG,
 } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
+import { RevocableWebSocket } from '../../lib/auth/revocable-web-socket';
+import { sessionIdFromToken } from '../../lib/auth/session-token';
 import { validateSessionToken } from '../../lib/auth/sessions';
 import { openNotesConnection } from './connection';
 import { NotesStore } from './store';
@@ -44,18 +46,34 @@ export function notesRoutes(deps: AppDeps) {
     const groupId = c.req.param('groupId');
     const protocols = offeredProtocols(c.req.header('sec-websocket-protocol'));
     const token = tokenFrom(protocols);
-    const found = token ? await validateSessionToken(deps.db, token, deps.now()) : null;
-    if (!found) return c.json({ error: SERVER_MSG.unauthorized }, 401);
-    const userId = found.user.id;
-    if (!GROUP_ID.test(groupId) || !store.isMember(groupId, userId)) {
-      return c.json({ error: REALTIME_ERRORS.notGroupMember }, 403);
-    }
-    if (!protocols.includes(NOTES_SUBPROTOCOL)) return c.json({ error: NOTES_MSG.subprotocolMissing }, 400);
-    if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') {
-      return c.json({ error: NOTES_MSG.upgradeRequired }, 426);
-    }
-
+    if (!token) return c.json({ error: SERVER_MSG.unauthorized }, 401);
     const request = c.env.incoming;
+    // Tracked before the lookup, so a logout that commits between the check and the open still closes it.
+    const live = new RevocableWebSocket();
+    const entry = deps.liveSockets.track(sessionIdFromToken(token), live);
+    const refuse = (status: 401 | 403 | 400 | 426, error: string) => {
+      entry.release();
+      return c.json({ error }, status);
+    };
+    // A database fault is not a bad token: it goes on to the 500 handler and the client retries.
+    const found = await validateSessionToken(deps.db, token, deps.now()).catch((err: unknown) => {
+      entry.release();
+      throw err;
+    });
+    if (!found || live.isRevoked) return refuse(401, SERVER_MSG.unauthorized);
+    const userId = found.user.id;
+    entry.identify(userId);
+    if (!GROUP_ID.test(groupId) || !store.isMember(groupId, userId)) {
+      return refuse(403, REALTIME_ERRORS.notGroupMember);
+    }
+    if (!protocols.includes(NOTES_SUBPROTOCOL)) return refuse(400, NOTES_MSG.subprotocolMissing);
+    if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') {
+      return refuse(426, NOTES_MSG.upgradeRequired);
+    }
+    // The upgraded socket is this TCP connection: it closes with it, or at once if the handshake fails.
+    if (request.socket.destroyed) entry.release();
+    else request.socket.once('close', entry.release);
+
     return upgradeWebSocket(
       c,
       {
@@ -64,6 +82,7 @@ export function notesRoutes(deps: AppDeps) {
             ws.close(1011, 'unsupported socket');
             return;
           }
+          if (!live.attach(ws.raw)) return;
           openNotesConnection(ws.raw, request, { groupId, userId, store, log: deps.log });
         },
       },
