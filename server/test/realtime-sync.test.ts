@@ -23,10 +23,15 @@ describe('catch-up and resend', () => {
     const b = await WsClient.connect(server, bob);
     const reset = b.of('sync_reset')[0]!;
     expect(reset).toMatchObject({ conversations: [], messages: [] });
-    // Warm-up message so Bob has a conversation, then Bob leaves with his cursor.
+    // Warm-up so Bob has a conversation, and his answer (until he answers, Ann could send him only 10),
+    // then Bob leaves with his cursor.
     a.mutate({ type: 'send_message', id: randomUUID(), to: bob.id, content: 'warm-up' });
-    const warm = await b.waitFor((f) => f.type === 'receive_message');
-    const cursor = warm.seq as number;
+    await b.waitFor((f) => f.type === 'receive_message');
+    b.mutate({ type: 'send_message', id: randomUUID(), to: ann.id, content: 'warm-up back' });
+    const answer = await b.waitFor(
+      (f) => f.type === 'receive_message' && (f.message as Msg).content === 'warm-up back',
+    );
+    const cursor = answer.seq as number;
     b.close();
     await b.waitClose();
 

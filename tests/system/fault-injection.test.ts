@@ -34,9 +34,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function sendAll(client: SyncClient, to: Student, label: string): Promise<string[]> {
+async function sendAll(client: SyncClient, to: Student, label: string, from = 0): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 0; i < PER_SIDE; i += BURST) {
+  for (let i = from; i < PER_SIDE; i += BURST) {
     const burst = [];
     for (let j = i; j < Math.min(PER_SIDE, i + BURST); j += 1)
       burst.push(client.sendDirectMessage(to.ref, `${label}-${j}`));
@@ -93,7 +93,15 @@ describe('fault injection: a proxy cutting every connection at random', () => {
       'both devices to finish their first sync',
     );
 
-    const [idsA, idsB] = await Promise.all([sendAll(clientA, b, 'A'), sendAll(clientB, a, 'B')]);
+    // Ben writes first and Ana answers, each accepted before the bursts: until someone has answered, only 10
+    // messages reach them, and either side's first burst of 25 could otherwise land before the other's.
+    const firstB = await clientB.sendDirectMessage(a.ref, 'B-0');
+    await until(async () => (await dbB.outbox.count()) === 0, 30_000, "Ben's first message to be accepted");
+    const firstA = await clientA.sendDirectMessage(b.ref, 'A-0');
+    await until(async () => (await dbA.outbox.count()) === 0, 30_000, "Ana's answer to be accepted");
+    const [restA, restB] = await Promise.all([sendAll(clientA, b, 'A', 1), sendAll(clientB, a, 'B', 1)]);
+    const idsA = [firstA, ...restA];
+    const idsB = [firstB, ...restB];
     try {
       await until(
         async () => (await settled(dbA, b.id)) && (await settled(dbB, a.id)),

@@ -7,7 +7,10 @@ import {
   type ClientFrame,
   type HelloFrame,
 } from '@campus/protocol';
+import type { LiveSocketEntry, RevocableSocket } from '../lib/auth/live-sockets';
+import { sessionIdFromToken } from '../lib/auth/session-token';
 import { validateSessionToken } from '../lib/auth/sessions';
+import { learnContacts } from './contacts';
 import { invalidFrameError } from './frames';
 import { handleFrame } from './handlers';
 import type { CommittedChange, HubConnection } from './hub';
@@ -33,7 +36,7 @@ function tcpSocket(ws: WebSocket): Corkable | undefined {
  * has finished are dropped ('ready': the pull will carry them) or held ('syncing': sent after the snapshot),
  * so a client never sees a change twice or out of order across catch-up and live.
  */
-export class Connection implements HubConnection, PresenceConnection, HeartbeatTarget {
+export class Connection implements HubConnection, PresenceConnection, HeartbeatTarget, RevocableSocket {
   userId = '';
   readonly audiences = new Set<string>();
   contacts = new Set<string>();
@@ -45,6 +48,8 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
   /** Changes (and the acks that must follow them) held while a reset snapshot is being built. */
   private held: (CommittedChange | string)[] | undefined;
   private readonly helloTimer: NodeJS.Timeout;
+  /** This socket in the live-socket registry, from the hello on: revoking its session closes it. */
+  private session: LiveSocketEntry | undefined;
 
   constructor(
     readonly rt: Runtime,
@@ -99,6 +104,8 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
   push(item: CommittedChange): void {
     if (this.state === 'live') this.deliver(item);
     else if (this.held) this.held.push(item);
+    // Dropped because the pull will carry it, but the contact it makes counts from now (presence, typing).
+    else if (this.state === 'ready') this.learnContacts(item.change);
   }
 
   /** The pull is answered up to `cursor`: from now on changes go out as they commit. */
@@ -110,6 +117,7 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
     for (const item of held) {
       if (typeof item === 'string') this.sendRaw(item);
       else if (item.change.seq > cursor) this.deliver(item);
+      else this.learnContacts(item.change);
     }
   }
 
@@ -132,6 +140,20 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
       this.ws.close(code, reason);
   }
 
+  /**
+   * The session was revoked (logout, password reset): from this moment nothing is delivered and no frame is
+   * read, even before the close handshake ends; then 4401, which signs the client out.
+   */
+  revoke(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.held = undefined;
+    this.queued = [];
+    this.close(CLOSE_CODES.unauthorized, 'session revoked');
+    // A client that never answers the close must not stay registered (and online) for ws's 30 s timeout.
+    setTimeout(() => this.ws.terminate(), 1000).unref();
+  }
+
   kill(): void {
     this.close(CLOSE_CODES.deadPeer, 'no heartbeat');
     setTimeout(() => this.ws.terminate(), 1000).unref();
@@ -142,14 +164,17 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
     const change = item.change;
     if (change.type === 'receive_message') {
       const m = change.message;
-      if (m.to.id === this.userId) {
-        this.contacts.add(m.from.id);
-        if (m.status === 'sent') this.rt.delivery.add(this.userId, m.from.id, m.id);
-      } else this.contacts.add(m.to.id);
+      if (m.to.id === this.userId && m.status === 'sent') this.rt.delivery.add(this.userId, m.from.id, m.id);
     } else if (change.type === 'group_joined') {
       this.rt.hub.addAudience(this, `g:${change.group.id}`);
-      for (const member of change.group.members) if (member.id !== this.userId) this.contacts.add(member.id);
     }
+    this.learnContacts(change);
+  }
+
+  /** A first message or a shared group makes a contact: from now on each hears the other's presence. */
+  private learnContacts(change: CommittedChange['change']): void {
+    const added = learnContacts(this, change);
+    if (added.length) this.rt.presence.contactsAdded(this, added);
   }
 
   private onData(data: WebSocket.RawData, isBinary: boolean): void {
@@ -174,7 +199,7 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
         return this.close(CLOSE_CODES.unauthorized, 'hello expected');
       return void this.hello(parsed.data).catch((err: unknown) => {
         this.rt.deps.log.error({ err }, 'realtime hello failed');
-        this.close(1011, 'internal error');
+        this.close(CLOSE_CODES.serverError, 'internal error');
       });
     }
     if (!parsed.success) return this.send(invalidFrameError(raw));
@@ -198,12 +223,29 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
     }
     this.state = 'auth';
     const { deps, hub, presence } = this.rt;
-    const auth = await validateSessionToken(deps.db, frame.token, deps.now()).catch(() => null);
+    // Tracked before the lookup, so a logout that commits while it runs still reaches this socket.
+    this.session = deps.liveSockets.track(sessionIdFromToken(frame.token), this);
+    let auth: Awaited<ReturnType<typeof validateSessionToken>>;
+    try {
+      auth = await validateSessionToken(deps.db, frame.token, deps.now());
+    } catch (err) {
+      // A database fault says nothing about the token: 1011 makes the client retry, 4401 would sign it out.
+      if (this.state !== 'auth') return;
+      deps.log.error({ err }, 'realtime sign-in failed');
+      this.state = 'closed';
+      return this.close(CLOSE_CODES.serverError, 'server error');
+    }
+    // Closed or revoked meanwhile.
     if (this.state !== 'auth') return;
-    if (!auth || hub.closed) {
+    if (hub.closed) {
+      this.state = 'closed';
+      return this.close(CLOSE_CODES.shuttingDown, 'server shutting down');
+    }
+    if (!auth) {
       this.state = 'closed';
       return this.close(CLOSE_CODES.unauthorized, 'unauthorized');
     }
+    this.session.identify(auth.user.id);
     clearTimeout(this.helloTimer);
     if ((hub.connectionsOf(auth.user.id)?.size ?? 0) >= this.rt.options.maxConnectionsPerUser) {
       this.state = 'closed';
@@ -232,6 +274,7 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
     this.state = 'closed';
     this.held = undefined;
     clearTimeout(this.helloTimer);
+    this.session?.release();
     this.rt.sockets.delete(this);
     // On shutdown the database may already be closed: nobody is left to tell.
     if (!this.registered || this.rt.hub.closed) return;

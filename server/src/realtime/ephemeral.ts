@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import { REALTIME_ERRORS } from '@campus/protocol';
 import { isGroupMember } from '../modules/chat/writes';
 import type { Connection } from './connection';
+import { areContacts } from './contacts';
 import { userRef } from './user-refs';
 
 interface ReadMarkStatements {
@@ -50,14 +51,18 @@ function member(conn: Connection, groupId: string): boolean {
   return true;
 }
 
-/** The user opened a chat with `peerId`: they hear the peer's presence and get the online list. */
+/**
+ * The user opened a chat with `peerId` and gets the online list. A contact's presence is watched; a
+ * stranger's is not, and the list leaves them out, so to the opener they look offline with no last-active
+ * time until a first message makes them contacts.
+ */
 export function joinChat(conn: Connection, peerId: string): void {
   if (peerId === conn.userId || !userRef(conn.rt.deps.sqlite, peerId)) {
     return conn.send({ type: 'message_error', error: REALTIME_ERRORS.unknownUser, context: 'join_chat' });
   }
-  conn.rt.presence.watch(conn, peerId, conn.openChat);
-  conn.openChat = peerId;
-  conn.contacts.add(peerId);
+  const watched = areContacts(conn, peerId) ? peerId : undefined;
+  conn.rt.presence.watch(conn, watched, conn.openChat);
+  conn.openChat = watched;
   conn.rt.presence.sendOnlineList(conn);
 }
 
@@ -67,7 +72,7 @@ export function joinGroup(conn: Connection, groupId: string): void {
   markGroupSeen(conn, groupId);
 }
 
-/** Typing goes to the partner only (roomId) or to the other members of the group (groupId). */
+/** Typing goes to the partner only (roomId), if a contact, or to the other members of the group (groupId). */
 export function typing(
   conn: Connection,
   frame: { type: 'typing' | 'stop_typing'; roomId?: string; groupId?: string },
@@ -94,6 +99,8 @@ export function typing(
     return;
   }
   if (!frame.roomId || frame.roomId === conn.userId) return;
+  // Dropped without a word: an answer would tell a stranger something about the user.
+  if (!areContacts(conn, frame.roomId)) return;
   conn.rt.hub.sendToUsers([frame.roomId], {
     type: start ? 'peer_typing' : 'peer_stop_typing',
     fromUserId: conn.userId,

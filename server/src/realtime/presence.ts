@@ -11,7 +11,8 @@ export interface PresenceConnection {
 
 function prepare(sqlite: SQLite.Database) {
   return {
-    // The people a user talks with: direct partners and co-members of their groups.
+    // The people a user talks with: direct partners (a row exists only once a message was sent) and
+    // co-members of their groups. Friends will join this UNION.
     contacts: sqlite.prepare<[string, string, string], { id: string }>(
       `SELECT peer_id AS id FROM direct_conversations WHERE user_id = ?
        UNION
@@ -27,11 +28,14 @@ function prepare(sqlite: SQLite.Database) {
 
 /**
  * Presence of the people a user talks with (never everyone's to everyone) and the throttled online count.
- * Contacts are read once per connection at hello and grow as the user chats.
+ * Contacts are read once per connection at hello and grow as the user chats (contacts.ts has the rule).
  */
 export class Presence {
   private readonly sql: ReturnType<typeof prepare>;
-  /** Connections with a chat open on a user: they hear that user's online/offline too. */
+  /**
+   * Connections with a contact's chat open: they hear that user's online/offline even when the contact's own
+   * connection loaded its set before the two became contacts.
+   */
   private readonly watchers = new Map<string, Set<PresenceConnection>>();
   private countTimer: NodeJS.Timeout | undefined;
   private lastCountAt = 0;
@@ -81,8 +85,16 @@ export class Presence {
     this.scheduleCount();
   }
 
-  watch(conn: PresenceConnection, peerId: string, previous: string | undefined): void {
+  /** New contacts of a live connection: it hears at once which of them are online (offline is the default). */
+  contactsAdded(conn: PresenceConnection, userIds: readonly string[]): void {
+    for (const userId of userIds)
+      if (this.hub.isOnline(userId)) conn.sendRaw(JSON.stringify({ type: 'user_online', userId }));
+  }
+
+  /** The chat open on `peerId` (a contact: ephemeral.ts checks) replaces `previous`; undefined opens none. */
+  watch(conn: PresenceConnection, peerId: string | undefined, previous: string | undefined): void {
     if (previous) this.unwatch(conn, previous);
+    if (!peerId) return;
     let set = this.watchers.get(peerId);
     if (!set) this.watchers.set(peerId, (set = new Set()));
     set.add(conn);

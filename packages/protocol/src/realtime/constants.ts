@@ -27,7 +27,10 @@ export const NOTES_PATH = '/notes';
 export const NOTES_SUBPROTOCOL = 'campus-notes';
 export const NOTES_TOKEN_PREFIX = 'token.';
 
-/** WebSocket close codes the server uses; the client stops reconnecting on 4401 and 4426. */
+/**
+ * WebSocket close codes the server uses; the client stops reconnecting on 4401 (signs out) and 4426, and
+ * retries every other code with its backoff.
+ */
 export const CLOSE_CODES = {
   unauthorized: 4401,
   forbidden: 4403,
@@ -37,4 +40,6 @@ export const CLOSE_CODES = {
   /** The user already has the most connections the server allows; the client retries with its backoff. */
   tooManyConnections: 4429,
   shuttingDown: 1001,
+  /** The server failed (e.g. its database), not the session: retryable, never a sign-out. */
+  serverError: 1011,
 } as const;

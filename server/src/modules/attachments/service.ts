@@ -22,7 +22,11 @@ export function refusalToHttp(error: unknown): unknown {
     case 'unknownUser':
       return new HttpError(404, CHAT_SERVER_MSG.userNotFound);
     case 'rateLimited':
+    case 'tooManyConversations':
       return new HttpError(429, error.message);
+    case 'awaitingReply':
+      // Not a matter of time: only the recipient's reply lifts it, so no 429 that invites a retry.
+      return new HttpError(403, error.message);
     default:
       return new HttpError(400, error.message);
   }

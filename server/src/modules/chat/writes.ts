@@ -2,23 +2,17 @@ import type { DirectMessagesTable, GroupMessagesTable } from '../../lib/db/schem
 import type SQLite from 'better-sqlite3';
 import {
   directRoomId,
-  REALTIME_ERRORS,
   type DirectMessage,
   type GroupMessage,
-  type RealtimeErrorReason,
   type Reaction,
   type UserRef,
 } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { userRef } from '../../realtime/user-refs';
+import { checkDirectLimits } from './direct-limits';
+import { ChatRefusal } from './refusal';
 
-/** A write the rules refuse; `message` is the text `message_error` carries. Thrown before anything is written. */
-export class ChatRefusal extends Error {
-  constructor(readonly reason: RealtimeErrorReason) {
-    super(REALTIME_ERRORS[reason]);
-    this.name = 'ChatRefusal';
-  }
-}
+export { ChatRefusal } from './refusal';
 
 export interface AttachmentInput {
   key: string;
@@ -56,11 +50,14 @@ function prepare(sqlite: SQLite.Database) {
          (id, pair, sender_id, recipient_id, content, created_at, status, reply_to, attachment_key, attachment_type, seq)
        VALUES (?, ?, ?, ?, ?, ?, 'sent', ?, ?, ?, ?)`,
     ),
-    upsertConversation: sqlite.prepare<[string, string, string, number, number]>(
-      `INSERT INTO direct_conversations (user_id, peer_id, last_message_id, last_seq, unread_count)
-       VALUES (?, ?, ?, ?, ?)
+    // sent_count and started_ms feed the direct-message limits (direct-limits.ts); started_ms is set once.
+    upsertConversation: sqlite.prepare<[string, string, string, number, number, number, number | null]>(
+      `INSERT INTO direct_conversations
+         (user_id, peer_id, last_message_id, last_seq, unread_count, sent_count, started_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (user_id, peer_id) DO UPDATE SET last_message_id = excluded.last_message_id,
-         last_seq = excluded.last_seq, unread_count = unread_count + excluded.unread_count`,
+         last_seq = excluded.last_seq, unread_count = unread_count + excluded.unread_count,
+         sent_count = sent_count + excluded.sent_count`,
     ),
     isMember: sqlite.prepare<[string, string], { one: number }>(
       'SELECT 1 AS one FROM group_members WHERE group_id = ? AND user_id = ?',
@@ -116,7 +113,9 @@ function directFromRow(sqlite: SQLite.Database, row: StoredDirect): DirectMessag
 
 /**
  * Stores a direct message and emits its `receive_message` to both users; updates both conversation rows
- * (the recipient's unread count rises). Must run inside `deps.realtime.commit`. Idempotent on `id`.
+ * (the recipient's unread count rises). Must run inside `deps.realtime.commit`. Idempotent on `id`: a message
+ * already stored is returned before the limits are checked, so a resend is never refused for its own count.
+ * Refused by the direct-message limits (direct-limits.ts) before anything is written.
  */
 export function storeDirectMessage(
   deps: AppDeps,
@@ -137,6 +136,8 @@ export function storeDirectMessage(
   const to = requireRef(sqlite, input.to);
   const replyTo = input.replyTo ?? null;
   if (replyTo !== null && s.directById.get(replyTo)?.pair !== pair) throw new ChatRefusal('unknownMessage');
+  const nowMs = deps.now();
+  const { starts } = checkDirectLimits(sqlite, fromUserId, to, nowMs);
 
   return deps.realtime.commit((tx) => {
     const seq = tx.nextSeq();
@@ -145,7 +146,7 @@ export function storeDirectMessage(
       from,
       to,
       content: input.content,
-      timestamp: new Date(deps.now()).toISOString(),
+      timestamp: new Date(nowMs).toISOString(),
       status: 'sent',
       attachmentUrl: fileUrl(input.attachment?.key ?? null),
       attachmentType: input.attachment?.type ?? null,
@@ -165,8 +166,8 @@ export function storeDirectMessage(
       message.attachmentType,
       seq,
     );
-    s.upsertConversation.run(fromUserId, input.to, message.id, seq, 0);
-    s.upsertConversation.run(input.to, fromUserId, message.id, seq, 1);
+    s.upsertConversation.run(fromUserId, input.to, message.id, seq, 0, 1, starts ? nowMs : null);
+    s.upsertConversation.run(input.to, fromUserId, message.id, seq, 1, 0, null);
     tx.emit({ type: 'receive_message', message }, [`u:${fromUserId}`, `u:${input.to}`]);
     return message;
   });
