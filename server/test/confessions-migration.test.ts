@@ -53,9 +53,17 @@ describe('migration 0003_confessions', () => {
     );
     expect(plan(`SELECT user_id FROM nicknames WHERE nickname_key = 'x'`)).toMatch(/INDEX/);
 
-    sqlite.prepare(`INSERT INTO nicknames VALUES ('a', 'Owl', 'owl', '2026-01-01')`).run();
+    sqlite
+      .prepare(
+        `INSERT INTO nicknames (user_id, nickname, nickname_key, updated_at) VALUES ('a', 'Owl', 'owl', '2026-01-01')`,
+      )
+      .run();
     expect(() =>
-      sqlite.prepare(`INSERT INTO nicknames VALUES ('b', 'OWL', 'owl', '2026-01-01')`).run(),
+      sqlite
+        .prepare(
+          `INSERT INTO nicknames (user_id, nickname, nickname_key, updated_at) VALUES ('b', 'OWL', 'owl', '2026-01-01')`,
+        )
+        .run(),
     ).toThrow(/UNIQUE/);
     sqlite
       .prepare(

@@ -2,6 +2,7 @@ export * from './constants';
 export * from './messages';
 export * from './time';
 export * from './platform';
+export * from './names';
 export * from './entities/user';
 export * from './auth/validation';
 export * from './auth/schemas';

@@ -53,8 +53,17 @@ export const REALTIME_ERRORS = {
   messageTooLong: 'Message is too long.',
   rateLimited: 'You are sending messages too fast. Please slow down.',
   internal: 'Something went wrong. Please try again.',
+  // Direct-message limits against spamming strangers: the unanswered cap names the person (awaitingReplyError).
+  awaitingReply: "You can't send more messages until they reply.",
+  tooManyConversations: "You're starting too many conversations. Try again later.",
 } as const;
 export type RealtimeErrorReason = keyof typeof REALTIME_ERRORS;
+
+/** 'You can't send more messages until <name> replies.'; a nameless account falls back to 'they'. */
+export function awaitingReplyError(firstName: string): string {
+  const name = firstName.trim();
+  return name ? `You can't send more messages until ${name} replies.` : REALTIME_ERRORS.awaitingReply;
+}
 
 /** Server answers for group, directory and attachment routes. */
 export const CHAT_SERVER_MSG = {
@@ -66,5 +75,7 @@ export const CHAT_SERVER_MSG = {
   attachmentMissing: 'Choose a file to attach.',
   attachmentTooLarge: 'Attachments can be at most 10 MB.',
   attachmentType: 'This file type is not supported.',
+  attachmentNameRequired: 'File name is required.',
+  attachmentNameType: 'Files named .html, .htm, .js or .svg cannot be attached.',
   linkExpired: 'This link has expired.',
 } as const;

@@ -1,5 +1,6 @@
 import { CHAT } from './constants';
 import { CHAT_MSG } from './messages';
+import { hasVisibleText } from '../names';
 
 /** First `length` characters with an ellipsis when cut (the spec's snippet and reply-preview rule). */
 export function truncate(text: string, length: number): string {
@@ -123,7 +124,8 @@ export interface GroupDraft {
 
 /** Create Group's checks, in the spec's order; null when the draft may be sent. */
 export function validateGroupDraft(draft: GroupDraft): string | null {
-  if (!draft.name.trim()) return CHAT_MSG.groupNameRequired;
+  // Invisible-only names are blank too: the server refuses them with the same words.
+  if (!hasVisibleText(draft.name)) return CHAT_MSG.groupNameRequired;
   if (draft.memberIds.length === 0) return CHAT_MSG.groupMembersRequired;
   return null;
 }

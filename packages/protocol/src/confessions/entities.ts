@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONFESSIONS, REACTION_TYPES } from './constants';
 import { CONFESSION_SERVER_MSG } from './messages';
+import { isSingleScript, stripNameControls } from '../names';
 
 export const reactionTypeSchema = z.enum(REACTION_TYPES);
 
@@ -63,10 +64,16 @@ export const notificationSchema = z.object({
 });
 export type AppNotification = z.infer<typeof notificationSchema>;
 
-/** Letters (any script), digits, spaces, dot, dash, underscore; trimmed; 2–20 characters. */
+/**
+ * Letters (any one script), digits, spaces, dot, dash, underscore; 2–20 characters once direction controls
+ * and blank fillers (a Hangul filler is a 'letter') are stripped and the ends trimmed. Mixing scripts is how
+ * a look-alike of another name is made ('nіght_owl' with a Cyrillic 'і'), so it is refused.
+ */
 export const nicknameSchema = z
   .string({ error: CONFESSION_SERVER_MSG.nicknameLength })
+  .overwrite(stripNameControls)
   .trim()
   .min(CONFESSIONS.nicknameMin, CONFESSION_SERVER_MSG.nicknameLength)
   .max(CONFESSIONS.nicknameMax, CONFESSION_SERVER_MSG.nicknameLength)
-  .regex(/^[\p{L}\p{N}._ -]+$/u, CONFESSION_SERVER_MSG.nicknameChars);
+  .regex(/^[\p{L}\p{N}._ -]+$/u, CONFESSION_SERVER_MSG.nicknameChars)
+  .refine(isSingleScript, CONFESSION_SERVER_MSG.nicknameMixedScript);

@@ -39,6 +39,7 @@ export const CONFESSION_SERVER_MSG = {
   nicknameRequired: 'Set a nickname first.',
   nicknameLength: `Nickname must be ${CONFESSIONS.nicknameMin} to ${CONFESSIONS.nicknameMax} characters.`,
   nicknameChars: 'Nickname can use letters, numbers, spaces, dots, dashes and underscores.',
+  nicknameMixedScript: 'Nickname cannot mix letters from different alphabets.',
   nicknameTaken: 'That nickname is taken.',
   nicknameNotSet: 'No nickname set.',
   confessionEmpty: 'Confession cannot be empty.',

@@ -1,6 +1,12 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { CHAT, CHAT_SERVER_MSG, attachmentFieldsSchema } from '@campus/protocol';
+import {
+  CHAT,
+  CHAT_SERVER_MSG,
+  attachmentFieldsSchema,
+  fileNameError,
+  stripNameControls,
+} from '@campus/protocol';
 import { HttpError } from '../../lib/http-error';
 import { cleanFileName, sniffContent, type SniffedType } from '../../lib/storage/sniff';
 
@@ -28,7 +34,24 @@ export interface Upload {
   type: SniffedType;
 }
 
-/** Reads the multipart `attachment` file and `id` field: 400 missing, 413 too large, 415 not a type we take. */
+/**
+ * The name to store and show: direction controls and blank fillers stripped (so 'a\u202Egpj.exe' cannot
+ * pass as 'aexe.jpg'), then cleaned for headers and message content. Refused (400) when nothing visible is
+ * left, and (415) for a page or script extension, judged on the name as sent and as it would be stored
+ * (cleaning removes brackets and cuts long names, which could bring an extension to the end).
+ */
+function acceptedFileName(raw: string): string {
+  const fileName = cleanFileName(stripNameControls(raw));
+  const error = fileNameError(raw) ?? fileNameError(fileName);
+  if (error === CHAT_SERVER_MSG.attachmentNameRequired) throw new HttpError(400, error);
+  if (error) throw new HttpError(415, error);
+  return fileName;
+}
+
+/**
+ * Reads the multipart `attachment` file and `id` field: 400 missing or unnamed, 413 too large, 415 not a
+ * type or a name we take.
+ */
 export async function readUpload(c: Context): Promise<Upload> {
   let form: Record<string, string | File>;
   try {
@@ -42,7 +65,7 @@ export async function readUpload(c: Context): Promise<Upload> {
   if (!fields.success) throw new HttpError(400, fields.error.issues[0]?.message ?? 'Invalid request.');
   if (file.size > CHAT.maxAttachmentBytes) throw new HttpError(413, CHAT_SERVER_MSG.attachmentTooLarge);
 
-  const fileName = cleanFileName(file.name);
+  const fileName = acceptedFileName(file.name);
   const bytes = new Uint8Array(await file.arrayBuffer());
   const type = sniffContent(bytes, fileName);
   if (!type) throw new HttpError(415, CHAT_SERVER_MSG.attachmentType);

@@ -66,7 +66,8 @@ export function storedCollegeName(column: string | null): string | null {
 
 /**
  * Nicknames are unique ignoring case, in any script, and ignoring compatibility forms (NFKC folds
- * full-width 'ａｌｅｘ' into 'alex'). Migration 0005 repeats this fold; change both together.
+ * full-width 'ａｌｅｘ' into 'alex'). Migrations 0005 and 0007 repeat this fold; change them together.
+ * Look-alikes in other scripts are caught by `nicknameSkeleton` (skeleton.ts), checked beside this key.
  */
 export function nicknameKey(nickname: string): string {
   return nickname.normalize('NFKC').toLowerCase();

@@ -70,21 +70,25 @@ function prepare(sqlite: SQLite.Database) {
       sqlite,
       'SELECT nickname FROM nicknames WHERE user_id = ?',
     ),
-    // A name is someone else's while it is their nickname or once it signed something of theirs.
-    nicknameOwner: statement<[string, string], { user_id: string }>(
+    // A name is someone else's while it is their nickname or once it signed something of theirs, by its
+    // key (the same name in any case) or its skeleton (a look-alike). `by_key` tells which: only the name
+    // itself may be set again over a look-alike clash left from before migration 0007.
+    nicknameOwners: statement<[{ key: string; skeleton: string }], { user_id: string; by_key: 0 | 1 }>(
       sqlite,
-      `SELECT user_id FROM nicknames WHERE nickname_key = ?
-       UNION SELECT user_id FROM nickname_claims WHERE nickname_key = ?`,
+      `SELECT user_id, nickname_key = @key AS by_key FROM nicknames
+        WHERE nickname_key = @key OR skeleton = @skeleton
+       UNION SELECT user_id, nickname_key = @key FROM nickname_claims
+        WHERE nickname_key = @key OR skeleton = @skeleton`,
     ),
-    claimNickname: statement<[string, string]>(
+    claimNickname: statement<[string, string, string]>(
       sqlite,
-      'INSERT OR IGNORE INTO nickname_claims (nickname_key, user_id) VALUES (?, ?)',
+      'INSERT OR IGNORE INTO nickname_claims (nickname_key, user_id, skeleton) VALUES (?, ?, ?)',
     ),
-    upsertNickname: statement<[string, string, string, string]>(
+    upsertNickname: statement<[string, string, string, string, string]>(
       sqlite,
-      `INSERT INTO nicknames (user_id, nickname, nickname_key, updated_at) VALUES (?, ?, ?, ?)
+      `INSERT INTO nicknames (user_id, nickname, nickname_key, skeleton, updated_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (user_id) DO UPDATE SET nickname = excluded.nickname,
-         nickname_key = excluded.nickname_key, updated_at = excluded.updated_at`,
+         nickname_key = excluded.nickname_key, skeleton = excluded.skeleton, updated_at = excluded.updated_at`,
     ),
     userCollege: statement<[string], { college: string | null }>(
       sqlite,

@@ -12,7 +12,8 @@ import {
 import type { AppDeps } from '../../lib/deps';
 import { moderate } from '../../lib/moderation';
 import { ConfessionRefusal, refusals } from './errors';
-import { nicknameKey, storedCollegeName, toComment, toConfession, toCounts } from './mappers';
+import { storedCollegeName, toComment, toConfession, toCounts } from './mappers';
+import { claimNickname } from './nicknames';
 import { forgetConfession } from '../notifications/service';
 import { notifyComment, notifyReaction } from './notify-author';
 import { confessionStatements, type ConfessionStatements } from './statements';
@@ -111,7 +112,7 @@ export function postConfession(deps: AppDeps, userId: string, input: PostConfess
       college,
       createdAt,
     );
-    s.claimNickname.run(nicknameKey(nickname), userId);
+    claimNickname(s, userId, nickname);
     return confessionFor(s, userId, input.id);
   });
 }
@@ -191,7 +192,7 @@ export function addComment(deps: AppDeps, userId: string, input: CommentInput): 
     );
     const createdAt = new Date(deps.now()).toISOString();
     s.insertComment.run(input.id, input.confessionId, userId, nickname, content, createdAt);
-    s.claimNickname.run(nicknameKey(nickname), userId);
+    claimNickname(s, userId, nickname);
     s.bumpComments.run(input.confessionId);
     if (authorId !== userId) notifyComment(deps, tx, authorId, input.confessionId, nickname, content);
     return { id: input.id, confessionId: input.confessionId, nickname, content, createdAt, isMine: true };
