@@ -72,6 +72,16 @@ describe('the composer', () => {
     expect(screen.getByText(/Max 10 MB/)).toBeTruthy();
     expect(screen.queryByText(/Uploading huge.pdf/)).toBeNull();
   });
+
+  it('refuses a page or script file name before uploading it', async () => {
+    const client = new FakeSyncClient();
+    await seedPartner(client);
+    await openChat(client);
+    const page = new File(['<b>hi</b>'], 'notes.HTML.', { type: 'text/plain' });
+    fireEvent.change(screen.getByLabelText('Attachment file'), { target: { files: [page] } });
+    expect((await screen.findByRole('alert')).textContent).toBe(CHAT_SERVER_MSG.attachmentNameType);
+    expect(screen.queryByText(/Uploading notes/)).toBeNull();
+  });
 });
 
 describe('replies and reactions', () => {

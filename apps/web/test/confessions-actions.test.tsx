@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { CONFESSION_MSG, censorConfirm } from '@campus/protocol';
+import { CONFESSION_MSG, CONFESSION_SERVER_MSG, censorConfirm } from '@campus/protocol';
 import { mockServer, storeSessionFor, student } from './helpers';
 import { resetDatabase } from './sync-provider-fake';
 import {
@@ -52,6 +52,10 @@ describe('nickname', () => {
 
     fireEvent.change(field, { target: { value: 'T' } });
     expect(within(dialog).getByRole('status').textContent).toBe('');
+    // A name mixing alphabets (Cyrillic 'і') is refused on the spot, as the server would, and never checked.
+    fireEvent.change(field, { target: { value: 'n\u0456ght_owl' } });
+    expect(within(dialog).getByRole('status').textContent).toBe(CONFESSION_SERVER_MSG.nicknameMixedScript);
+    expect(set().disabled).toBe(true);
     fireEvent.change(field, { target: { value: 'Tak' } });
     fireEvent.change(field, { target: { value: 'Taken' } });
     expect(within(dialog).getByRole('status').textContent).toBe(CONFESSION_MSG.nicknameChecking);

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { CHAT, CHAT_MSG, CHAT_SERVER_MSG } from '@campus/protocol';
+import { CHAT, CHAT_MSG, CHAT_SERVER_MSG, fileNameError } from '@campus/protocol';
 import { readSession } from '../../lib/session-storage';
 import { usePlatform } from '../../platform';
 import { createUploader, UploadError } from './uploader';
@@ -38,6 +38,12 @@ export function useAttachmentUploads(path: string) {
       setError(null);
       if (file.size > CHAT.maxAttachmentBytes) {
         setError(CHAT_SERVER_MSG.attachmentTooLarge);
+        return;
+      }
+      // The server refuses these names whatever the bytes are; say so before sending 10 MB for nothing.
+      const nameError = fileNameError(file.name);
+      if (nameError) {
+        setError(nameError);
         return;
       }
       if (!readSession()?.token) {

@@ -1,17 +1,24 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { CONFESSION_MSG, CONFESSIONS } from '@campus/protocol';
+import { CONFESSION_MSG, CONFESSIONS, nicknameSchema } from '@campus/protocol';
 import { useApi } from '../../lib/ApiContext';
 import { errorLine, isNicknameAvailable, setNickname } from './confessions-api';
 import { Dialog } from '../../components/Dialog';
 
-type Check = 'idle' | 'checking' | 'available' | 'taken';
+type Check = 'idle' | 'checking' | 'available' | 'taken' | 'invalid';
 
 const STATUS_TEXT: Record<Check, string> = {
   idle: '',
   checking: CONFESSION_MSG.nicknameChecking,
   available: CONFESSION_MSG.nicknameAvailable,
   taken: CONFESSION_MSG.nicknameTaken,
+  invalid: '',
 };
+
+/** The server's own rule (characters, one alphabet), shown before asking it; null while the name passes. */
+function ruleError(value: string): string | null {
+  const parsed = nicknameSchema.safeParse(value);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? null);
+}
 
 function validLength(value: string): boolean {
   const length = value.trim().length;
@@ -40,7 +47,7 @@ export function NicknameChooser({
 
   useEffect(() => {
     const nickname = value.trim();
-    if (!validLength(nickname)) return;
+    if (!validLength(nickname) || ruleError(nickname)) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
       isNicknameAvailable(api, nickname, controller.signal).then(
@@ -57,15 +64,18 @@ export function NicknameChooser({
   }, [api, value]);
 
   const trimmed = value.trim();
+  const invalid = validLength(trimmed) ? ruleError(trimmed) : null;
   const check: Check = !validLength(trimmed)
     ? 'idle'
-    : answer?.nickname !== trimmed
-      ? 'checking'
-      : answer.available === null
-        ? 'idle'
-        : answer.available
-          ? 'available'
-          : 'taken';
+    : invalid
+      ? 'invalid'
+      : answer?.nickname !== trimmed
+        ? 'checking'
+        : answer.available === null
+          ? 'idle'
+          : answer.available
+            ? 'available'
+            : 'taken';
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -99,7 +109,7 @@ export function NicknameChooser({
         <p className="field__hint" id={hintId}>
           {CONFESSIONS.nicknameMin}–{CONFESSIONS.nicknameMax} characters. Others see only this name.{' '}
           <span className={`cf-nick-status cf-nick-status--${check}`} role="status">
-            {STATUS_TEXT[check]}
+            {invalid ?? STATUS_TEXT[check]}
           </span>
         </p>
         {error ? (
