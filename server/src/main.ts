@@ -1,6 +1,18 @@
-import { startServer } from './server';
+import { StartupRefused } from './lib/mail/mail-policy';
+import { startServer, type RunningServer } from './server';
 
-const running = await startServer();
+/** A refused configuration is the operator's to fix: print what to set, not a stack trace. */
+async function start(): Promise<RunningServer> {
+  try {
+    return await startServer();
+  } catch (error) {
+    if (!(error instanceof StartupRefused)) throw error;
+    console.error(`Campus Talk did not start: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+const running = await start();
 running.deps.log.info(
   { url: running.url, publicUrl: running.deps.config.publicUrl },
   'Campus Talk is listening',

@@ -7,10 +7,12 @@ import { createApp } from './app';
 import { openDatabase, migrateToLatest } from './lib/db/database';
 import { createLogger } from './lib/logger';
 import { DevMailbox } from './lib/mail/dev-mailbox';
+import { decideMailPolicy, StartupRefused } from './lib/mail/mail-policy';
 import { createSmtpMailer } from './lib/mail/smtp-mailer';
 import type { Mailer } from './lib/mail/mailer';
 import { DEFAULT_AUTH_RATE_RULES, type AuthRateRules } from './lib/rate-limit';
 import { loadOrCreateSecret } from './lib/secret';
+import { createLiveSockets } from './lib/auth/live-sockets';
 import { deleteExpiredSessions } from './lib/auth/sessions';
 import type { AppDeps } from './lib/deps';
 import { countUsers } from './modules/users/repo';
@@ -40,17 +42,19 @@ export interface RunningServer {
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config: Config = { ...loadConfig(), ...options.config };
   const log = createLogger(config.logLevel);
+  // Decided before anything opens: an unsafe mail setup must not leave a half-started server behind.
+  const mailPolicy = decideMailPolicy(config);
+  if (mailPolicy.kind === 'refuse') throw new StartupRefused(mailPolicy.message);
+  if (mailPolicy.kind !== 'smtp' && mailPolicy.warning) log.warn(mailPolicy.warning);
   const { db, sqlite, close } = openDatabase(path.join(config.dataDir, 'campus-talk.sqlite'));
   const applied = await migrateToLatest(db);
   if (applied.length) log.info({ applied }, 'database migrated');
 
-  if (config.nodeEnv === 'production' && !config.smtpUrl) {
-    log.warn('SMTP_URL is not set: mail cannot be delivered in production and the dev mailbox is disabled');
-  }
-  const devMailbox = !config.smtpUrl && config.nodeEnv !== 'production' ? new DevMailbox(log) : undefined;
-  const mailer: Mailer = config.smtpUrl
-    ? createSmtpMailer(config.smtpUrl, config.mailFrom)
-    : (devMailbox ?? refusingMailer());
+  const devMailbox = mailPolicy.kind === 'dev-mailbox' ? new DevMailbox(log) : undefined;
+  const mailer: Mailer =
+    mailPolicy.kind === 'smtp'
+      ? createSmtpMailer(mailPolicy.smtpUrl, config.mailFrom)
+      : (devMailbox ?? refusingMailer());
 
   const now = options.now ?? Date.now;
   const realtime = createRealtimeHub(sqlite, { now, realtime: options.realtime });
@@ -59,6 +63,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     db,
     sqlite,
     realtime,
+    liveSockets: createLiveSockets((err) => log.error({ err }, 'closing a revoked socket failed')),
     storage: createStorage(config.dataDir, now),
     push: createPushService({
       vapid: loadOrCreateVapidKeys(config.dataDir),
@@ -125,8 +130,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 function scaleRateRules(rules: AuthRateRules, multiplier: number): AuthRateRules {
   if (multiplier === 1) return rules;
   const scaled = { ...rules };
-  for (const key of Object.keys(scaled) as (keyof AuthRateRules)[])
-    scaled[key] = { ...scaled[key], limit: scaled[key].limit * multiplier };
+  for (const key of Object.keys(scaled) as (keyof AuthRateRules)[]) {
+    const rule = scaled[key];
+    // The login delay is a wait, not a count: the same for every run.
+    if (key !== 'loginDelayPerEmail' && 'limit' in rule)
+      scaled[key] = { ...rule, limit: rule.limit * multiplier };
+  }
   return scaled;
 }
 

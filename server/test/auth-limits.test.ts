@@ -4,12 +4,15 @@ import { startTestServer, type TestServer } from './support/test-server';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer(); // default limits, dev mailbox
+  // Default limits and dev mailbox; only the login delay is shortened (auth-lockout.test.ts covers it).
+  server = await startTestServer({
+    rateRules: { loginDelayPerEmail: { afterFailures: 5, baseMs: 1, maxMs: 4, windowMs: 15 * 60_000 } },
+  });
 });
 afterAll(() => server.close());
 
 describe('rate limits on auth routes', () => {
-  it('answers 429 with a clear error after 10 logins for one address in 15 minutes', async () => {
+  it('answers 429 with a clear error after 10 wrong passwords for one address from one IP in 15 minutes', async () => {
     for (let i = 0; i < 10; i++) {
       expect(
         (await server.post('/api/auth/login', { email: 'target@uni.edu', password: `guess-${i}` })).status,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, OTP_TTL_MS, SERVER_MSG, userSchema } from '@campus/protocol';
+import { hashOtp } from '../src/lib/auth/otp';
 import { startSmtpReceiver } from './support/smtp-receiver';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 
@@ -61,10 +62,60 @@ describe('signup with a mailed one-time code', () => {
     expect(again.status).toBe(400);
   });
 
-  it('refuses a second account for the same e-mail', async () => {
-    const res = await signup('mina@uni.edu', { firstName: 'Other' });
-    expect(res.status).toBe(409);
-    expect(res.body.error).toBe(SERVER_MSG.emailTaken);
+  it('answers a taken address exactly as a new one, and mails its owner instead of a code', async () => {
+    const fresh = await signup('brand-new@uni.edu');
+    const before = smtp.count('mina@uni.edu');
+    const taken = await signup('MINA@uni.edu', { firstName: 'Other', password: 'attacker1' });
+    expect(taken.status).toBe(fresh.status);
+    expect(taken.body).toEqual(fresh.body);
+    expect(taken.headers.get('content-length')).toBe(fresh.headers.get('content-length'));
+
+    await smtp.waitForCount('mina@uni.edu', before);
+    const raw = smtp.mails
+      .filter((m) => m.to.includes('mina@uni.edu'))
+      .at(-1)!
+      .raw.replace(/=\r?\n/g, '');
+    expect(raw).toMatch(/Subject: Someone tried to sign up to Campus Talk with your address/);
+    expect(raw).toContain('reset your password');
+    expect(raw).toContain('/login');
+    expect(raw).not.toMatch(/Your code: \d{6}/);
+  });
+
+  it('verifying a taken address answers as a wrong code and makes no second account', async () => {
+    await signup('taken@uni.edu');
+    const code = await smtp.codeFor('taken@uni.edu');
+    expect(
+      (await server.post('/api/auth/verify-otp', { email: 'taken@uni.edu', otpCode: code })).status,
+    ).toBe(201);
+    clock.advance(61_000); // past the resend cooldown
+    expect((await signup('taken@uni.edu', { password: 'attacker1' })).status).toBe(200);
+
+    const wrong = await server.post('/api/auth/verify-otp', { email: 'taken@uni.edu', otpCode: '000000' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toBe(`${SERVER_MSG.otpWrong} 4 attempts left.`);
+    // Even the code that was stored (never mailed), guessed: the same answer, the next attempt counted.
+    await server.deps.db
+      .updateTable('one_time_codes')
+      .set({ code_hash: hashOtp(server.deps.secret, 'signup', 'taken@uni.edu', '424242') })
+      .where('email', '=', 'taken@uni.edu')
+      .execute();
+    const lucky = await server.post('/api/auth/verify-otp', { email: 'taken@uni.edu', otpCode: '424242' });
+    expect(lucky.status).toBe(400);
+    expect(lucky.body.error).toBe(`${SERVER_MSG.otpWrong} 3 attempts left.`);
+
+    const accounts = await server.deps.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'taken@uni.edu')
+      .execute();
+    expect(accounts).toHaveLength(1);
+    // The owner's password still works; the attacker's never did.
+    expect(
+      (await server.post('/api/auth/login', { email: 'taken@uni.edu', password: 'secret12' })).status,
+    ).toBe(200);
+    expect(
+      (await server.post('/api/auth/login', { email: 'taken@uni.edu', password: 'attacker1' })).status,
+    ).toBe(401);
   });
 
   it('locks the code after 5 wrong tries, even for the right code', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { MSG, SERVER_MSG, STORAGE_KEYS } from '@campus/protocol';
+import { MSG, SERVER_MSG, STORAGE_KEYS, resendWaitMessage } from '@campus/protocol';
 import { mockServer, renderApp, student } from './helpers';
 
 function fillSignup(fullName: string, email: string, password: string) {
@@ -94,11 +94,11 @@ describe('signup', () => {
 
   it('shows the error texts of the spec for sending and verifying', async () => {
     let verifyReply: 'bare' | 'network' = 'bare';
-    let signupReply: 'taken' | 'ok' | 'bare' = 'taken';
+    let signupReply: 'wait' | 'ok' | 'bare' = 'wait';
     mockServer({
       'POST /api/auth/signup': () =>
-        signupReply === 'taken'
-          ? { status: 409, body: { error: SERVER_MSG.emailTaken } }
+        signupReply === 'wait'
+          ? { status: 429, body: { error: resendWaitMessage(30) } }
           : signupReply === 'bare'
             ? { status: 502 }
             : { status: 200, body: { message: SERVER_MSG.otpSent } },
@@ -108,7 +108,7 @@ describe('signup', () => {
     renderApp('/signup');
     fillSignup('Nadia Okafor', 'nadia@uni.edu', 'secret12');
     submit();
-    await waitFor(() => expect(alertText()).toBe(SERVER_MSG.emailTaken));
+    await waitFor(() => expect(alertText()).toBe(resendWaitMessage(30)));
     signupReply = 'bare';
     submit();
     await waitFor(() => expect(alertText()).toBe(MSG.otpSendFailed));

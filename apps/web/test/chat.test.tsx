@@ -179,7 +179,6 @@ describe('the direct chat header', () => {
         status: 200,
         body: {
           ...SAM,
-          email: 's@x.test',
           college: null,
           course: null,
           year: null,

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { CHAT_MSG, type Group } from '@campus/protocol';
+import { CHAT_MSG, DIRECTORY_PAGE_MAX, type Group } from '@campus/protocol';
 import { mockServer, storeSessionFor, student } from './helpers';
 import { fakeSyncFactory, renderWithSync, resetDatabase } from './sync-provider-fake';
 
@@ -10,15 +10,9 @@ afterEach(() => resetDatabase(student.id));
 /** The first render waits on the session check and IndexedDB: slow under a busy parallel run. */
 const SLOW = { timeout: 5000 };
 
-const sam = {
-  id: 'u-sam',
-  firstName: 'Sam',
-  lastName: 'Lee',
-  email: 'sam@campustalk.test',
-  profilePictureUrl: null,
-  lastActiveAt: null,
-};
-const kim = { ...sam, id: 'u-kim', firstName: 'Kim', lastName: 'Park', email: 'kpark@uni.test' };
+// Directory entries as the server sends them: names and avatars, no e-mail addresses.
+const sam = { id: 'u-sam', firstName: 'Sam', lastName: 'Lee', profilePictureUrl: null };
+const kim = { ...sam, id: 'u-kim', firstName: 'Kim', lastName: 'Park' };
 
 const group: Group = {
   id: 'g-new',
@@ -36,8 +30,14 @@ const alertText = () => screen.getByRole('alert').textContent;
 const createButton = () => screen.getByRole('button', { name: 'Create Group' });
 
 describe('Create Group', () => {
-  it('checks the name, then the members, and searches by name or e-mail', async () => {
-    mockServer({ ...storeSessionFor(student), 'GET /api/users': () => ({ status: 200, body: [sam, kim] }) });
+  it('checks the name, then the members, and asks the server to search by name or whole e-mail', async () => {
+    const { calls } = mockServer({
+      ...storeSessionFor(student),
+      'GET /api/users': () => ({ status: 200, body: [sam, kim] }),
+      // The server matches a whole address only (server/test/directory.test.ts); the picker just asks.
+      'GET /api/users?q=kpark%40uni.test': () => ({ status: 200, body: [kim] }),
+      'GET /api/users?q=nobody': () => ({ status: 200, body: [] }),
+    });
     renderWithSync('/create-group', fakeSyncFactory().factory);
     await screen.findByRole('button', { name: /Sam Lee/ }, SLOW);
 
@@ -50,13 +50,35 @@ describe('Create Group', () => {
     expect(alertText()).toBe(CHAT_MSG.groupMembersRequired);
 
     const search = screen.getByLabelText('Search members');
-    fireEvent.change(search, { target: { value: 'KPARK@' } });
-    const students = within(screen.getByRole('list', { name: 'Students' }));
-    expect(students.getAllByRole('button').map((b) => b.textContent)).toEqual([
-      expect.stringContaining('Kim Park'),
-    ]);
+    fireEvent.change(search, { target: { value: 'kpark@uni.test' } });
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('list', { name: 'Students' }))
+          .getAllByRole('button')
+          .map((b) => b.textContent),
+      ).toEqual([expect.stringContaining('Kim Park')]),
+    );
+    expect(screen.queryByText(/@/)).toBeNull(); // no address is shown
     fireEvent.change(search, { target: { value: 'nobody' } });
-    expect(screen.getByText(CHAT_MSG.noUsersFound)).toBeTruthy();
+    expect(await screen.findByText(CHAT_MSG.noUsersFound)).toBeTruthy();
+    expect(calls.some((call) => call.path === '/api/users?q=kpark%40uni.test')).toBe(true);
+  });
+
+  it('loads the next page after the last student of a full page', async () => {
+    const page = Array.from({ length: DIRECTORY_PAGE_MAX }, (_, i) => ({
+      ...sam,
+      id: `u-${String(i).padStart(2, '0')}`,
+      firstName: `Stu${String(i).padStart(2, '0')}`,
+    }));
+    mockServer({
+      ...storeSessionFor(student),
+      'GET /api/users': () => ({ status: 200, body: page }),
+      [`GET /api/users?after=u-${DIRECTORY_PAGE_MAX - 1}`]: () => ({ status: 200, body: [kim] }),
+    });
+    renderWithSync('/create-group', fakeSyncFactory().factory);
+    fireEvent.click(await screen.findByRole('button', { name: 'More students' }, SLOW));
+    await screen.findByRole('button', { name: /Kim Park/ });
+    expect(screen.queryByRole('button', { name: 'More students' })).toBeNull();
   });
 
   it('toggles members, removes them by chip, creates the group, stores it and opens it', async () => {

@@ -122,14 +122,8 @@ describe('Talk home', () => {
   });
 
   it('finds a student for a new chat through the directory', async () => {
-    const sam = {
-      id: 'u-sam',
-      firstName: 'Sam',
-      lastName: 'Lee',
-      email: 'sam@campustalk.test',
-      profilePictureUrl: null,
-      lastActiveAt: null,
-    };
+    // A directory entry: name and avatar, no e-mail address.
+    const sam = { id: 'u-sam', firstName: 'Sam', lastName: 'Lee', profilePictureUrl: null };
     const { calls } = mockServer({
       ...storeSessionFor(student),
       'GET /api/users': () => ({ status: 200, body: [sam] }),

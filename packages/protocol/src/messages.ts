@@ -22,7 +22,6 @@ export const MSG = {
 /** Server answers that the spec leaves to us; kept here so UI and tests share them. */
 export const SERVER_MSG = {
   invalidCredentials: 'Invalid email or password.',
-  emailTaken: 'An account with this email already exists.',
   otpSent: 'A 6-digit code has been sent to your email.',
   otpWrong: 'The code is incorrect.',
   otpExpired: 'This code has expired. Please request a new one.',

@@ -51,10 +51,23 @@ export class RateLimiter {
   }
 }
 
+/** A wait before each login for an address, growing with its recent failures (lib/login-throttle.ts). */
+export interface LoginDelayRule {
+  /** Failures within the window before any delay: a student mistyping a few times never waits. */
+  afterFailures: number;
+  /** The first delay; each further failure doubles it. */
+  baseMs: number;
+  /** The cap, so a request is never held for long. */
+  maxMs: number;
+  windowMs: number;
+}
+
 /** Limits for the auth routes, per client IP and per e-mail address. */
 export interface AuthRateRules {
   loginPerIp: RateRule;
-  loginPerEmail: RateRule;
+  /** Wrong passwords for one address from one IP; never per address alone, which would be a lockout. */
+  loginFailuresPerEmailIp: RateRule;
+  loginDelayPerEmail: LoginDelayRule;
   signupPerIp: RateRule;
   signupPerEmail: RateRule;
   verifyPerIp: RateRule;
@@ -66,7 +79,9 @@ export interface AuthRateRules {
 const MINUTE = 60_000;
 export const DEFAULT_AUTH_RATE_RULES: AuthRateRules = {
   loginPerIp: { limit: 30, windowMs: 15 * MINUTE },
-  loginPerEmail: { limit: 10, windowMs: 15 * MINUTE },
+  loginFailuresPerEmailIp: { limit: 10, windowMs: 15 * MINUTE },
+  // 0.5, 1, 2, 4, then 8 s from the fifth failure on.
+  loginDelayPerEmail: { afterFailures: 5, baseMs: 500, maxMs: 8000, windowMs: 15 * MINUTE },
   signupPerIp: { limit: 10, windowMs: 60 * MINUTE },
   signupPerEmail: { limit: 5, windowMs: 60 * MINUTE },
   verifyPerIp: { limit: 30, windowMs: 15 * MINUTE },

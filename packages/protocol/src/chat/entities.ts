@@ -17,7 +17,14 @@ export const UNKNOWN_USER: UserRef = {
   profilePictureUrl: null,
 };
 
-/** A directory entry of `GET /api/users`. */
+/**
+ * An entry of the student directory (`GET /api/users`): who they are and their avatar, nothing more.
+ * Never an e-mail address: the directory is open to every student, and would list them all.
+ */
+export const directoryEntrySchema = userRefSchema;
+export type DirectoryEntry = z.infer<typeof directoryEntrySchema>;
+
+/** A user the sync snapshot carries: someone the caller shares a chat or group with. */
 export const userListEntrySchema = userRefSchema.extend({
   email: z.string(),
   lastActiveAt: z.string().nullable(),

@@ -16,9 +16,10 @@ export interface OpenedDatabase {
 
 /** Opens (creating if needed) the SQLite file with WAL, foreign keys and a busy timeout. */
 export function openDatabase(file: string): OpenedDatabase {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') createPrivately(file);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
+  if (file !== ':memory:') restrictSidecars(file);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
@@ -32,6 +33,36 @@ export function openDatabase(file: string): OpenedDatabase {
       await db.destroy();
     },
   };
+}
+
+/**
+ * The database holds password hashes, sessions and private messages: only the server's user may read it.
+ * The folder is made 0700 and the file 0600 before SQLite opens it (an empty file is a valid empty
+ * database). Not through process.umask, which worker threads (the test runner's) may not change.
+ */
+function createPrivately(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  // A file left world-readable by an earlier version is tightened too.
+  fs.chmodSync(file, 0o600);
+}
+
+/**
+ * SQLite gives its -wal and -shm files the mode of the database file, so they are 0600 already; this
+ * tightens the ones an earlier version left behind.
+ */
+function restrictSidecars(file: string): void {
+  for (const sidecar of [`${file}-wal`, `${file}-shm`]) {
+    try {
+      fs.chmodSync(sidecar, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
 }
 
 export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {

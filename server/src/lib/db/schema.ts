@@ -69,6 +69,10 @@ export interface DirectConversationsTable {
   last_message_id: string;
   last_seq: number;
   unread_count: Generated<number>;
+  /** Messages this user sent in the chat (migration 0008; the direct-message limits read it). */
+  sent_count: Generated<number>;
+  /** When this user sent the chat's first message, ms; null when the peer started it. */
+  started_ms: number | null;
 }
 
 export interface GroupsTable {
@@ -153,6 +157,8 @@ export interface NicknamesTable {
   /** The nickname lower-cased: unique, so nicknames are unique case-insensitively. */
   nickname_key: string;
   updated_at: string;
+  /** How the nickname looks (confusables folded; migration 0007 filled every row). Indexed, not unique. */
+  skeleton: string | null;
 }
 
 export interface ConfessionsTable {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { loadOrCreateSecret } from '../secret';
 import { LocalStorage } from './local-storage';
@@ -12,5 +13,8 @@ export { LocalStorage } from './local-storage';
 /** The storage driver for this installation. Only the local disk driver exists so far (STORAGE=local). */
 export function createStorage(dataDir: string, now: () => number): Storage {
   const signer = createUrlSigner(loadOrCreateSecret(dataDir, 'files'), now);
-  return new LocalStorage(path.join(dataDir, 'uploads'), signer);
+  const root = path.join(dataDir, 'uploads');
+  // Made at start and private (0700), like DATA_DIR and keys/: files of direct chats are not for other users.
+  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+  return new LocalStorage(root, signer);
 }

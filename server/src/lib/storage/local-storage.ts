@@ -24,7 +24,8 @@ export class LocalStorage implements Storage {
 
   async put(key: string, bytes: Uint8Array): Promise<void> {
     const file = this.fileOf(key);
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    // Private like the database: uploads of direct chats are for their two members only.
+    await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     // Written aside then renamed, so a reader never sees half a file.
     const partial = `${file}.part`;
     await fs.promises.writeFile(partial, bytes, { mode: 0o600 });

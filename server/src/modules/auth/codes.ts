@@ -65,11 +65,15 @@ export async function checkCode(
     await deleteCode(deps.db, purpose, email);
     throw new HttpError(400, SERVER_MSG.otpExpired);
   }
-  if (!otpMatches(deps.secret, purpose, email, code, row.code_hash)) {
-    const attempts = await recordWrongAttempt(deps.db, purpose, email);
-    const left = OTP_MAX_ATTEMPTS - attempts;
-    if (left <= 0) throw new HttpError(429, SERVER_MSG.otpLocked);
-    throw new HttpError(400, `${SERVER_MSG.otpWrong} ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`);
-  }
+  if (!otpMatches(deps.secret, purpose, email, code, row.code_hash))
+    return refuseAsWrongCode(deps, purpose, email);
   return row;
+}
+
+/** Counts a wrong try and throws what a wrong code answers: the attempts left, or the lock. */
+export async function refuseAsWrongCode(deps: AppDeps, purpose: CodePurpose, email: string): Promise<never> {
+  const attempts = await recordWrongAttempt(deps.db, purpose, email);
+  const left = OTP_MAX_ATTEMPTS - attempts;
+  if (left <= 0) throw new HttpError(429, SERVER_MSG.otpLocked);
+  throw new HttpError(400, `${SERVER_MSG.otpWrong} ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`);
 }

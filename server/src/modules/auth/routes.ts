@@ -13,6 +13,8 @@ import type { AppDeps } from '../../lib/deps';
 import { clientIp } from '../../lib/client-ip';
 import { readBody } from '../../lib/validate';
 import { RateLimiter } from '../../lib/rate-limit';
+import { LoginThrottle } from '../../lib/login-throttle';
+import { HttpError } from '../../lib/http-error';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { invalidateSession } from '../../lib/auth/sessions';
 import * as auth from './service';
@@ -21,7 +23,10 @@ export function authRoutes(deps: AppDeps) {
   const r = deps.rateRules;
   const limit = (rule: typeof r.loginPerIp) => new RateLimiter(rule, deps.now);
   const loginIp = limit(r.loginPerIp);
-  const loginEmail = limit(r.loginPerEmail);
+  const loginFailures = new LoginThrottle(
+    { failuresPerEmailIp: r.loginFailuresPerEmailIp, delayPerEmail: r.loginDelayPerEmail },
+    deps.now,
+  );
   const signupIp = limit(r.signupPerIp);
   const signupEmail = limit(r.signupPerEmail);
   const verifyIp = limit(r.verifyPerIp);
@@ -45,10 +50,15 @@ export function authRoutes(deps: AppDeps) {
       return c.json(await auth.verifySignup(deps, body), 201);
     })
     .post('/login', async (c) => {
-      loginIp.consume(clientIp(c));
+      const ip = clientIp(c);
+      loginIp.consume(ip);
       const body = await readBody(c, loginBody);
-      loginEmail.consume(body.email);
-      const result = await auth.login(deps, body);
+      await loginFailures.before(body.email, ip);
+      const result = await auth.login(deps, body).catch((error: unknown) => {
+        if (error instanceof HttpError && error.status === 401) loginFailures.failed(body.email, ip);
+        throw error;
+      });
+      loginFailures.succeeded(body.email, ip);
       return result.kind === 'ok' ? c.json(result.body) : c.json(result.body, 403);
     })
     .post('/request-password-reset', async (c) => {
@@ -68,7 +78,7 @@ export function authRoutes(deps: AppDeps) {
     })
     .get('/me', requireUser(deps), (c) => c.json(c.get('user')))
     .post('/logout', requireUser(deps), async (c) => {
-      await invalidateSession(deps.db, c.get('session').id);
+      await invalidateSession(deps, c.get('session').id);
       return c.json({ message: SERVER_MSG.loggedOut });
     });
 }

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../lib/deps';
 import { HttpError } from '../../lib/http-error';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/auth/password';
 import { createSession, invalidateUserSessions } from '../../lib/auth/sessions';
-import { resetCodeMail, signupCodeMail } from '../../lib/mail/templates';
+import { resetCodeMail, signupAttemptMail, signupCodeMail } from '../../lib/mail/templates';
 import {
   findUserByEmail,
   insertUser,
@@ -12,7 +12,7 @@ import {
   toUser,
   touchLastActive,
 } from '../users/repo';
-import { assertResendAllowed, checkCode, issueCode } from './codes';
+import { assertResendAllowed, checkCode, issueCode, refuseAsWrongCode } from './codes';
 import { deleteCode } from './codes-repo';
 
 interface PendingSignup {
@@ -22,11 +22,17 @@ interface PendingSignup {
   passwordHash: string;
 }
 
+/**
+ * Starts a sign-up, answering the same whether or not the address has an account: same status and body,
+ * the same work (a password hash, a stored code, one mail awaited), so neither the answer nor its timing
+ * tells. A new address gets its code; the owner of a taken one gets a note instead, and the code stored
+ * for it is never mailed, so the verify step fails for it like any wrong code.
+ */
 export async function startSignup(
   deps: AppDeps,
   input: { firstName: string; lastName: string; email: string; password: string; phoneNumber: string },
 ): Promise<void> {
-  if (await findUserByEmail(deps.db, input.email)) throw new HttpError(409, SERVER_MSG.emailTaken);
+  const taken = (await findUserByEmail(deps.db, input.email)) !== undefined;
   await assertResendAllowed(deps, 'signup', input.email);
   // The account only exists once the code is verified; until then its details wait beside the code.
   const pending: PendingSignup = {
@@ -35,9 +41,12 @@ export async function startSignup(
     phoneNumber: input.phoneNumber,
     passwordHash: await hashPassword(input.password),
   };
-  const code = await issueCode(deps, 'signup', input.email, JSON.stringify(pending));
+  const code = await issueCode(deps, 'signup', input.email, taken ? null : JSON.stringify(pending));
+  const mail = taken
+    ? signupAttemptMail(input.email, deps.config.publicUrl)
+    : signupCodeMail(input.email, input.firstName, code);
   try {
-    await deps.mailer.send(signupCodeMail(input.email, input.firstName, code));
+    await deps.mailer.send(mail);
   } catch (error) {
     deps.log.error({ err: error }, 'signup mail failed');
     await deleteCode(deps.db, 'signup', input.email);
@@ -50,10 +59,11 @@ export async function verifySignup(
   input: { email: string; otpCode: string },
 ): Promise<AuthResponse> {
   const row = await checkCode(deps, 'signup', input.email, input.otpCode);
-  const pending = JSON.parse(row.payload ?? '{}') as PendingSignup;
   const now = deps.now();
-  return deps.db.transaction().execute(async (trx) => {
-    if (await findUserByEmail(trx, input.email)) throw new HttpError(409, SERVER_MSG.emailTaken);
+  const created = await deps.db.transaction().execute(async (trx) => {
+    // A taken address (its code was never mailed, so only a guess gets here): no second account.
+    if (row.payload === null || (await findUserByEmail(trx, input.email))) return undefined;
+    const pending = JSON.parse(row.payload) as PendingSignup;
     const user = await insertUser(
       trx,
       {
@@ -70,6 +80,9 @@ export async function verifySignup(
     const { token } = await createSession(trx, user.id, now);
     return { token, user: toUser(user) };
   });
+  // Answered as a wrong code, so even a lucky guess learns nothing about the address.
+  if (!created) return refuseAsWrongCode(deps, 'signup', input.email);
+  return created;
 }
 
 export type LoginResult =
@@ -120,10 +133,9 @@ export async function resetPassword(
   const user = await findUserByEmail(deps.db, input.email);
   if (!user) throw new HttpError(400, SERVER_MSG.otpMissing);
   const passwordHash = await hashPassword(input.newPassword);
-  await deps.db.transaction().execute(async (trx) => {
+  // Whoever knew the old password may hold a session: a reset ends them all, live sockets included.
+  await invalidateUserSessions(deps, user.id, async (trx) => {
     await setPasswordHash(trx, user.id, passwordHash);
-    // Whoever knew the old password may hold a session: a reset ends them all.
-    await invalidateUserSessions(trx, user.id);
     await deleteCode(trx, 'reset', input.email);
   });
 }

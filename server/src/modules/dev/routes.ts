@@ -2,7 +2,10 @@ import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
 import type { DevMailbox } from '../../lib/mail/dev-mailbox';
 
-/** /dev/mailbox: the development inbox. Mounted only outside production and only without SMTP. */
+/**
+ * /dev/mailbox: the development inbox. Mounted only when lib/mail/mail-policy.ts allows it: no SMTP, not
+ * production, and a loopback listener (or DEV_MAILBOX=1), since it shows every sign-up and reset code.
+ */
 export function devMailboxRoutes(mailbox: DevMailbox) {
   return new Hono()
     .get('/mailbox.json', (c) => c.json({ mails: mailbox.list() }))

@@ -8,13 +8,13 @@ import { readId, readQuery } from '../conversations/request';
 import { findPublicProfile, searchUsers } from './repo';
 
 /**
- * Per user, searches and profile reads together: a search is a substring scan of every user (no index can
- * serve it), and walking the directory profile by profile is how a bot would harvest it. Far above what a
+ * Per user, searches and profile reads together: a name search is a substring scan along the directory
+ * index (no index can seek a substring), and walking the directory profile by profile is how a bot would harvest it. Far above what a
  * person typing in the member search does.
  */
 export const DIRECTORY_RATE = { limit: 120, windowMs: 60_000 };
 
-/** GET /api/users and GET /api/users/:userId: the student directory. */
+/** GET /api/users (one page, names and avatars only) and GET /api/users/:userId: the student directory. */
 export function directoryRoutes(deps: AppDeps) {
   const userNotFound = () => new HttpError(404, CHAT_SERVER_MSG.userNotFound);
   const reads = new RateLimiter(DIRECTORY_RATE, deps.now);
@@ -25,8 +25,7 @@ export function directoryRoutes(deps: AppDeps) {
       await next();
     })
     .get('/', async (c) => {
-      const { q, limit } = readQuery(c, userDirectoryQuerySchema);
-      return c.json(await searchUsers(deps.db, c.get('user').id, q, limit));
+      return c.json(await searchUsers(deps.db, c.get('user').id, readQuery(c, userDirectoryQuerySchema)));
     })
     .get('/:userId', async (c) => {
       const profile = await findPublicProfile(deps.db, readId(c, 'userId', userNotFound()));

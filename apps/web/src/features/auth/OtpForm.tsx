@@ -65,6 +65,11 @@ export function OtpForm({ values, sentMessage, onBack }: OtpFormProps) {
           Enter the {OTP_LENGTH}-digit code sent to{' '}
           <strong className="auth-card__email">{values.email.trim()}</strong>
         </p>
+        {/* The server answers a taken address like a new one (so sign-up reveals no account) and mails
+            its owner a reminder instead of a code; this line tells that owner where to look. */}
+        <p className="auth-card__subtitle">
+          Already have an account with this address? We sent a sign-in reminder instead.
+        </p>
       </header>
       {error ? <FormError>{error}</FormError> : <FormStatus>{status}</FormStatus>}
       <form className="auth-form" noValidate onSubmit={onSubmit}>

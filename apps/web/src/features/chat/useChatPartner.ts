@@ -58,7 +58,8 @@ export function useChatPartner(partnerId: string): ChatPartner | null | undefine
               firstName: profile.firstName,
               lastName: profile.lastName,
               profilePictureUrl: profile.profilePictureUrl,
-              email: profile.email,
+              // A profile carries no e-mail address (only contacts' rows from sync do); nothing reads it here.
+              email: '',
               lastActiveAt: profile.lastActiveAt,
             })
             .catch(() => {});

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { CHAT, CHAT_MSG, validateGroupDraft, type UserListEntry } from '@campus/protocol';
+import { CHAT, CHAT_MSG, validateGroupDraft, type DirectoryEntry } from '@campus/protocol';
 import { Icon } from '../../components/Icon';
 import { failureText } from '../../lib/api';
 import { useApi } from '../../lib/ApiContext';
@@ -10,7 +10,6 @@ import { useSync } from '../sync/sync-context';
 import '../talk/modal.css';
 import { createGroup, storeCreatedGroup } from './create-group-api';
 import { MemberPicker } from './MemberPicker';
-import { useDirectory } from './useDirectory';
 import './create-group.css';
 
 /** Create Group: a name and at least one member; on success the new group's chat opens. */
@@ -21,13 +20,12 @@ export function CreateGroupPage() {
   const self = useSignedInUser();
   const navigate = useNavigate();
   const nameId = useId();
-  const directory = useDirectory(self.id);
   const [name, setName] = useState('');
-  const [selected, setSelected] = useState<UserListEntry[]>([]);
+  const [selected, setSelected] = useState<DirectoryEntry[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const toggle = (user: UserListEntry) =>
+  const toggle = (user: DirectoryEntry) =>
     setSelected((current) =>
       current.some((member) => member.id === user.id)
         ? current.filter((member) => member.id !== user.id)
@@ -77,7 +75,7 @@ export function CreateGroupPage() {
             onChange={(event) => setName(event.target.value)}
           />
         </div>
-        <MemberPicker directory={directory} selected={selected} onToggle={toggle} />
+        <MemberPicker selfId={self.id} selected={selected} onToggle={toggle} />
         {error ? (
           <p className="form-message form-message--error" role="alert">
             {error}

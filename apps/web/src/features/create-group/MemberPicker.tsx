@@ -1,23 +1,28 @@
 import { useId, useState } from 'react';
-import { CHAT_MSG, matchesMemberSearch, type UserListEntry } from '@campus/protocol';
+import { CHAT_MSG, type DirectoryEntry } from '@campus/protocol';
 import { Avatar } from '../../components/Avatar';
 import { Spinner } from '../../components/Spinner';
 import { fullName } from '../talk/users-api';
-import type { DirectoryState } from './useDirectory';
+import { useDirectorySearch } from '../talk/useDirectorySearch';
+
+const ERROR_TEXTS = { http: CHAT_MSG.usersFetchFailed, other: CHAT_MSG.usersLoadFailed };
 
 interface MemberPickerProps {
-  directory: DirectoryState;
-  selected: readonly UserListEntry[];
-  onToggle(user: UserListEntry): void;
+  selfId: string;
+  selected: readonly DirectoryEntry[];
+  onToggle(user: DirectoryEntry): void;
 }
 
-/** Member search (name or e-mail, any case), the matching students as toggles, and the chosen as chips. */
-export function MemberPicker({ directory, selected, onToggle }: MemberPickerProps) {
+/**
+ * Member search (part of a name, or a whole e-mail address, any case; the server searches, as the directory
+ * carries no addresses), the matching students as toggles, and the chosen as chips.
+ */
+export function MemberPicker({ selfId, selected, onToggle }: MemberPickerProps) {
   const searchId = useId();
   const [query, setQuery] = useState('');
+  const { state: directory, loadMore } = useDirectorySearch(selfId, query, ERROR_TEXTS);
   const selectedIds = new Set(selected.map((user) => user.id));
-  const matches =
-    directory.kind === 'ready' ? directory.users.filter((user) => matchesMemberSearch(user, query)) : [];
+  const matches = directory.kind === 'done' ? directory.users : [];
 
   return (
     <fieldset className="member-picker">
@@ -47,7 +52,7 @@ export function MemberPicker({ directory, selected, onToggle }: MemberPickerProp
         className="field__input"
         type="search"
         autoComplete="off"
-        placeholder="Search by name or email"
+        placeholder="Search by name, or a whole email address"
         value={query}
         onChange={(event) => setQuery(event.target.value)}
       />
@@ -62,7 +67,7 @@ export function MemberPicker({ directory, selected, onToggle }: MemberPickerProp
           {directory.message}
         </p>
       ) : null}
-      {directory.kind === 'ready' && matches.length === 0 ? (
+      {directory.kind === 'done' && matches.length === 0 ? (
         <p className="user-results__note">{CHAT_MSG.noUsersFound}</p>
       ) : null}
       {matches.length > 0 ? (
@@ -78,7 +83,6 @@ export function MemberPicker({ directory, selected, onToggle }: MemberPickerProp
                 <Avatar user={user} size="sm" />
                 <span className="user-row__text">
                   <span className="user-row__name">{fullName(user)}</span>
-                  <span className="user-row__email">{user.email}</span>
                 </span>
                 <span className="member-list__check" aria-hidden="true">
                   {selectedIds.has(user.id) ? '✓' : ''}
@@ -87,6 +91,16 @@ export function MemberPicker({ directory, selected, onToggle }: MemberPickerProp
             </li>
           ))}
         </ul>
+      ) : null}
+      {directory.kind === 'done' && directory.hasMore ? (
+        <button
+          type="button"
+          className="button button--ghost button--small"
+          onClick={loadMore}
+          disabled={directory.loadingMore}
+        >
+          {directory.loadingMore ? 'Loading…' : 'More students'}
+        </button>
       ) : null}
     </fieldset>
   );

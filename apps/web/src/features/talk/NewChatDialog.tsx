@@ -1,46 +1,22 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { CHAT_MSG, type UserListEntry } from '@campus/protocol';
+import { CHAT_MSG } from '@campus/protocol';
 import { Avatar } from '../../components/Avatar';
-import { useApi } from '../../lib/ApiContext';
 import { useSignedInUser } from '../session/session-context';
 import { Dialog } from '../../components/Dialog';
 import './modal.css';
-import { fetchUsers, fullName, usersErrorText } from './users-api';
+import { fullName } from './users-api';
+import { useDirectorySearch } from './useDirectorySearch';
 
-/** Typing pauses this long before the directory is asked, so a name is one request, not one per letter. */
-const SEARCH_DEBOUNCE_MS = 250;
-
-type SearchState =
-  { kind: 'loading' } | { kind: 'done'; users: UserListEntry[] } | { kind: 'error'; message: string };
+const ERROR_TEXTS = { http: CHAT_MSG.usersForChatFailed, other: CHAT_MSG.usersListFailed };
 
 /** New chat: search the student directory and open a direct chat with the one chosen. */
 export function NewChatDialog({ onClose }: { onClose(): void }) {
-  const api = useApi();
   const self = useSignedInUser();
   const navigate = useNavigate();
   const inputId = useId();
   const [query, setQuery] = useState('');
-  const [state, setState] = useState<SearchState>({ kind: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      setState({ kind: 'loading' });
-      fetchUsers(api, self.id, query, controller.signal).then(
-        (users) => setState({ kind: 'done', users }),
-        (error: unknown) => {
-          if (controller.signal.aborted) return;
-          const message = usersErrorText(error, CHAT_MSG.usersForChatFailed, CHAT_MSG.usersListFailed);
-          setState({ kind: 'error', message });
-        },
-      );
-    }, SEARCH_DEBOUNCE_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [api, self.id, query]);
+  const { state, loadMore } = useDirectorySearch(self.id, query, ERROR_TEXTS);
 
   return (
     <Dialog title="New chat" onClose={onClose} size="narrow" closeButton={false}>
@@ -52,7 +28,7 @@ export function NewChatDialog({ onClose }: { onClose(): void }) {
         className="field__input"
         type="search"
         autoComplete="off"
-        placeholder="Name or email"
+        placeholder="Name, or a whole email address"
         value={query}
         onChange={(event) => setQuery(event.target.value)}
       />
@@ -74,12 +50,21 @@ export function NewChatDialog({ onClose }: { onClose(): void }) {
                   <Avatar user={user} size="sm" />
                   <span className="user-row__text">
                     <span className="user-row__name">{fullName(user)}</span>
-                    <span className="user-row__email">{user.email}</span>
                   </span>
                 </button>
               </li>
             ))}
           </ul>
+        ) : null}
+        {state.kind === 'done' && state.hasMore ? (
+          <button
+            type="button"
+            className="button button--ghost button--small"
+            onClick={loadMore}
+            disabled={state.loadingMore}
+          >
+            {state.loadingMore ? 'Loading…' : 'More students'}
+          </button>
         ) : null}
       </div>
     </Dialog>

@@ -1,24 +1,39 @@
-import { userListEntrySchema, type UserListEntry } from '@campus/protocol';
+import { DIRECTORY_PAGE_MAX, directoryEntrySchema, type DirectoryEntry } from '@campus/protocol';
 import { isApiError, type ApiClient, type ResponseSchema } from '../../lib/api';
 
-const userListSchema: ResponseSchema<UserListEntry[]> = {
+const directoryPageSchema: ResponseSchema<DirectoryEntry[]> = {
   parse(data) {
     if (!Array.isArray(data)) throw new Error('Expected a list of users.');
-    return data.map((entry) => userListEntrySchema.parse(entry));
+    return data.map((entry) => directoryEntrySchema.parse(entry));
   },
 };
 
-/** `GET /api/users?q=`: the student directory, narrowed on the server by name or e-mail; never the caller. */
+export interface DirectoryPage {
+  users: DirectoryEntry[];
+  /** The id to ask the next page after, or null when this page was the last. */
+  next: string | null;
+}
+
+/**
+ * `GET /api/users?q=&after=`: one page of the student directory (names and avatars, never e-mails), narrowed
+ * on the server by part of a name or a whole e-mail address; never the caller.
+ */
 export async function fetchUsers(
   api: ApiClient,
   selfId: string,
   query = '',
   signal?: AbortSignal,
-): Promise<UserListEntry[]> {
+  after: string | null = null,
+): Promise<DirectoryPage> {
+  const params = new URLSearchParams();
   const q = query.trim();
-  const path = q ? `/api/users?q=${encodeURIComponent(q)}` : '/api/users';
-  const users = await api.get(path, userListSchema, { signal });
-  return users.filter((user) => user.id !== selfId);
+  if (q) params.set('q', q);
+  if (after) params.set('after', after);
+  const search = params.toString();
+  const page = await api.get(search ? `/api/users?${search}` : '/api/users', directoryPageSchema, { signal });
+  // A full page may have more behind it; the server pages by the last id it sent.
+  const next = page.length >= DIRECTORY_PAGE_MAX ? (page.at(-1)?.id ?? null) : null;
+  return { users: page.filter((user) => user.id !== selfId), next };
 }
 
 /**

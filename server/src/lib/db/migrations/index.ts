@@ -5,6 +5,9 @@ import * as m0003 from './0003_confessions';
 import * as m0004 from './0004_notifications';
 import * as m0005 from './0005_confession_safety';
 import * as m0006 from './0006_notification_confession';
+import * as m0007 from './0007_nickname_skeletons';
+import * as m0008 from './0008_direct_limits';
+import * as m0009 from './0009_users_directory';
 
 interface MigrationModule {
   up: Migration['up'];
@@ -30,6 +33,9 @@ const modules: Record<string, MigrationModule> = {
   '0004_notifications': m0004,
   '0005_confession_safety': m0005,
   '0006_notification_confession': m0006,
+  '0007_nickname_skeletons': m0007,
+  '0008_direct_limits': m0008,
+  '0009_users_directory': m0009,
 };
 
 export const migrations: Record<string, Migration> = Object.fromEntries(

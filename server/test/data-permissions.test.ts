@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/lib/db/database';
+import { startTestServer } from './support/test-server';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-perms-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
+
+describe('DATA_DIR permissions', () => {
+  it('creates the data folder, uploads/ and keys/ 0700, and the database, its WAL and SHM 0600', async () => {
+    const dataDir = path.join(tmp, 'fresh', 'data');
+    const server = await startTestServer({ config: { dataDir } });
+    try {
+      // A write, so the WAL surely holds something.
+      await server.post('/api/auth/signup', {
+        firstName: 'A',
+        lastName: 'B',
+        email: 'a@uni.edu',
+        password: 'secret12',
+      });
+      const db = path.join(dataDir, 'campus-talk.sqlite');
+      expect(modeOf(dataDir).toString(8)).toBe('700');
+      expect(modeOf(path.join(dataDir, 'uploads')).toString(8)).toBe('700');
+      expect(modeOf(path.join(dataDir, 'keys')).toString(8)).toBe('700');
+      for (const file of [db, `${db}-wal`, `${db}-shm`]) expect(modeOf(file).toString(8), file).toBe('600');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('tightens a database file an earlier version left world-readable', async () => {
+    const dir = path.join(tmp, 'old');
+    fs.mkdirSync(dir, { mode: 0o700 });
+    const file = path.join(dir, 'campus-talk.sqlite');
+    const first = openDatabase(file);
+    await first.close();
+    fs.chmodSync(file, 0o644);
+    const again = openDatabase(file);
+    try {
+      expect(modeOf(file).toString(8)).toBe('600');
+      expect(modeOf(`${file}-wal`).toString(8)).toBe('600');
+    } finally {
+      await again.close();
+    }
+  });
+});
