@@ -7,29 +7,46 @@ export interface FrameRefusal {
   reason: string;
 }
 
+/** The checks around each incoming frame. */
+export interface FrameGate {
+  /** Before Yjs sees the frame (null for a text frame); a refusal closes the socket and drops the frame. */
+  admit(frame: Uint8Array | null): FrameRefusal | null;
+  /** Right after Yjs applied an admitted frame (setupWSConnection's listener is synchronous). */
+  settle(): FrameRefusal | null;
+}
+
 /**
  * The part of a `ws` socket that @y/websocket-server's setupWSConnection uses, with every incoming frame
- * passed through `admit` first. Closing the raw socket from an ordinary listener would not stop the Yjs
- * listener registered beside it from applying the frame; here a refused frame never reaches it.
+ * passed through the gate first. Closing the raw socket from an ordinary listener would not stop the Yjs
+ * listener registered beside it from applying the frame; here a refused frame never reaches it, and nothing
+ * after a refusal does either (ws keeps delivering frames that arrive while the close handshake runs).
  */
 export class GuardedSocket extends EventEmitter {
+  private refused = false;
+
   constructor(
     private readonly raw: WebSocket,
-    admit: (frame: ArrayBuffer | Buffer) => FrameRefusal | null,
+    gate: FrameGate,
   ) {
     super();
     raw.on('message', (data, isBinary) => {
-      // Yjs speaks binary only; text frames carry nothing it could apply.
-      if (!isBinary || Array.isArray(data)) return;
-      const refusal = admit(data);
-      if (refusal) {
-        raw.close(refusal.code, refusal.reason);
-        return;
-      }
+      if (this.refused) return;
+      // Yjs speaks binary only; with binaryType 'arraybuffer' (set by setupWSConnection) data is an ArrayBuffer.
+      const frame = isBinary ? toBytes(data) : null;
+      const refusal = gate.admit(frame);
+      if (refusal) return this.refuse(refusal);
+      if (frame === null) return;
       this.emit('message', data);
+      const late = gate.settle();
+      if (late) this.refuse(late);
     });
     raw.on('close', () => this.emit('close'));
     raw.on('pong', () => this.emit('pong'));
+  }
+
+  private refuse(refusal: FrameRefusal): void {
+    this.refused = true;
+    this.raw.close(refusal.code, refusal.reason);
   }
 
   set binaryType(type: 'arraybuffer' | 'nodebuffer') {
@@ -51,4 +68,9 @@ export class GuardedSocket extends EventEmitter {
   close(code?: number, reason?: string): void {
     this.raw.close(code, reason);
   }
+}
+
+function toBytes(data: ArrayBuffer | Buffer | Buffer[]): Uint8Array {
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return Array.isArray(data) ? Buffer.concat(data) : data;
 }

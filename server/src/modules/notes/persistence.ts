@@ -2,6 +2,7 @@ import * as Y from 'yjs';
 import { setPersistence, type WSSharedDoc } from '@y/websocket-server/utils';
 import { NOTES } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
+import { cancelPendingDrop, dropPending, pendingBytes } from './pending';
 import type { NotesStore } from './store';
 
 /** More rows than this for one group and they are folded into a single snapshot row. */
@@ -35,8 +36,12 @@ export function registerNotesDoc(docName: string, binding: NotesBinding): void {
   setPersistence({ provider: null, bindState, writeState });
 }
 
+/** Pending structs are never stored: they wait in memory only (see pending.ts), so drop them first. */
 function compact(doc: Y.Doc, state: BoundDoc): void {
   if (!state.store.isOpen) return;
+  const dropped = dropPending(doc);
+  if (dropped > 0)
+    state.log.warn({ groupId: state.groupId, bytes: dropped }, 'notes: dropped pending updates');
   const snapshot = Y.encodeStateAsUpdate(doc);
   state.store.compact(state.groupId, snapshot);
   state.rows = 1;
@@ -49,6 +54,10 @@ function bindState(docName: string, doc: WSSharedDoc): void {
   if (!binding) return;
   const updates = binding.store.load(binding.groupId);
   if (updates.length) Y.applyUpdate(doc, Y.mergeUpdates(updates));
+  // Rows saved before pending structs were dropped at compaction may hold some; they can never resolve.
+  const stale = dropPending(doc);
+  if (stale > 0)
+    binding.log.warn({ groupId: binding.groupId, bytes: stale }, 'notes: dropped stored pending');
   const state: BoundDoc = {
     ...binding,
     rows: updates.length,
@@ -71,6 +80,7 @@ function bindState(docName: string, doc: WSSharedDoc): void {
 /** Called when the last connection of a document closes: leave the group with one compact row. */
 function writeState(docName: string, doc: WSSharedDoc): Promise<void> {
   const state = bound.get(doc);
+  cancelPendingDrop(doc);
   // The next connection registers again right before it opens the document anew.
   if (state && bindings.get(docName)?.store === state.store) bindings.delete(docName);
   try {
@@ -82,13 +92,14 @@ function writeState(docName: string, doc: WSSharedDoc): Promise<void> {
 }
 
 /**
- * Whether a frame of `incomingBytes` could push the document past NOTES.maxDocBytes. The running byte count
- * over-estimates (deleted text stays counted until the next compaction), so compact once before refusing.
+ * Whether a frame of `incomingBytes` could push the document past NOTES.maxDocBytes. Pending bytes count too,
+ * since they would be sent to every joiner. The running byte count over-estimates (deleted text stays
+ * counted until the next compaction), so compact once before refusing.
  */
 export function wouldExceedDocLimit(doc: Y.Doc, incomingBytes: number): boolean {
   const state = bound.get(doc);
   if (!state) return false;
-  if (state.bytes + incomingBytes <= NOTES.maxDocBytes) return false;
+  if (state.bytes + pendingBytes(doc) + incomingBytes <= NOTES.maxDocBytes) return false;
   compact(doc, state);
-  return state.bytes + incomingBytes > NOTES.maxDocBytes;
+  return state.bytes + pendingBytes(doc) + incomingBytes > NOTES.maxDocBytes;
 }

@@ -1,0 +1,84 @@
+import { NOTES_FRAME_LIMITS } from '@campus/protocol';
+import { FrameReader, MalformedFrame } from './frame-reader';
+import { MAX_CLIENT_ID, walkUpdate, type ClockOf } from './update-walker';
+
+/** y-protocols message types (y-websocket) and sync sub-types (y-protocols/sync). */
+const MESSAGE_SYNC = 0;
+const MESSAGE_AWARENESS = 1;
+const SYNC_STEP_1 = 0;
+const SYNC_STEP_2 = 1;
+const SYNC_UPDATE = 2;
+
+export type NotesFrame =
+  | { kind: 'sync-request' }
+  /** Sync step 2 or an update: content for the document. */
+  | { kind: 'update'; bytes: number; missingDependencies: boolean }
+  | { kind: 'awareness'; bytes: number; clients: number[] };
+
+/**
+ * Decodes one frame of the notes socket completely, with the limits of NOTES_FRAME_LIMITS, before Yjs sees
+ * it. Accepts exactly what y-websocket's provider sends over a socket: sync (step 1, step 2, update) and
+ * awareness. Auth (2) is never asked for and query-awareness (3) only travels over BroadcastChannel, so both
+ * are refused. Throws MalformedFrame for anything else; a frame must end where its message ends.
+ */
+export function decodeNotesFrame(frame: Uint8Array, clockOf: ClockOf): NotesFrame {
+  if (frame.byteLength > NOTES_FRAME_LIMITS.maxFrameBytes) throw new MalformedFrame('frame too large');
+  const reader = new FrameReader(frame);
+  const type = reader.varUint();
+  let decoded: NotesFrame;
+  if (type === MESSAGE_SYNC) {
+    decoded = decodeSync(reader, clockOf);
+  } else if (type === MESSAGE_AWARENESS) {
+    decoded = decodeAwareness(reader.varBytes());
+  } else {
+    throw new MalformedFrame('unknown message type');
+  }
+  if (!reader.done) throw new MalformedFrame('trailing bytes');
+  return decoded;
+}
+
+function decodeSync(reader: FrameReader, clockOf: ClockOf): NotesFrame {
+  const step = reader.varUint();
+  const payload = reader.varBytes();
+  if (step === SYNC_STEP_1) {
+    checkStateVector(payload);
+    return { kind: 'sync-request' };
+  }
+  if (step !== SYNC_STEP_2 && step !== SYNC_UPDATE) throw new MalformedFrame('unknown sync message');
+  const { missingDependencies } = walkUpdate(payload, clockOf);
+  return { kind: 'update', bytes: payload.byteLength, missingDependencies };
+}
+
+/** A state vector (Y.encodeStateVector): a count of (client, clock) pairs. */
+function checkStateVector(payload: Uint8Array): void {
+  const reader = new FrameReader(payload);
+  const entries = reader.count(2);
+  for (let i = 0; i < entries; i++) {
+    reader.varUint(MAX_CLIENT_ID);
+    reader.varUint();
+  }
+  if (!reader.done) throw new MalformedFrame('trailing bytes in state vector');
+}
+
+/**
+ * An awareness update (y-protocols/awareness encodeAwarenessUpdate): a count of (client, clock, JSON state).
+ * The state is parsed here because applyAwarenessUpdate's JSON.parse would throw on the server otherwise.
+ */
+function decodeAwareness(payload: Uint8Array): NotesFrame {
+  if (payload.byteLength > NOTES_FRAME_LIMITS.maxAwarenessBytes) {
+    throw new MalformedFrame('awareness message too large');
+  }
+  const reader = new FrameReader(payload);
+  const entries = reader.count(3);
+  if (entries > NOTES_FRAME_LIMITS.maxAwarenessClientsPerConnection) {
+    throw new MalformedFrame('too many awareness clients');
+  }
+  const clients: number[] = [];
+  for (let i = 0; i < entries; i++) {
+    clients.push(reader.varUint(MAX_CLIENT_ID));
+    reader.varUint();
+    reader.jsonString(false);
+  }
+  if (!reader.done) throw new MalformedFrame('trailing bytes in awareness');
+  return { kind: 'awareness', bytes: payload.byteLength, clients };
+}
