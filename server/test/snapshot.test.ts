@@ -62,4 +62,22 @@ describe('sync_reset snapshot', () => {
     expect((reset.groups as { id: string }[]).map((g) => g.id).sort()).toEqual([group.id, empty.id].sort());
     client.close();
   });
+
+  it("never carries another student's e-mail address: a stranger's chat or group would otherwise hand it out", async () => {
+    const deps = server.deps;
+    // Dan reaches Eve only through the directory: one message and a group he adds her to.
+    const [dan, eve] = [await createUser(server, 'Dan'), await createUser(server, 'Eve')];
+    storeDirectMessage(deps, dan.id, { id: randomUUID(), to: eve.id, content: 'hello stranger' });
+    createGroup(deps, dan.id, { name: 'Cold call', memberIds: [eve.id] });
+
+    const client = await WsClient.connect(server, dan);
+    const reset = client.of('sync_reset')[0]!;
+    const users = reset.users as { id: string }[];
+    expect(users.map((u) => u.id)).toContain(eve.id);
+    expect(JSON.stringify(reset)).not.toContain(eve.email);
+    const conversations = await server.get('/api/conversations', dan.token);
+    expect(JSON.stringify(conversations.body)).not.toContain(eve.email);
+    expect(conversations.body).toContainEqual(expect.objectContaining({ id: eve.id, email: null }));
+    client.close();
+  });
 });

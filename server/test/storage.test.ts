@@ -122,12 +122,12 @@ describe('mappers', () => {
 
   it('cut snippets at 30 characters and never report negative unread counts', () => {
     const item = toDirectConversation({
-      peer: { ...user, email: 'p@uni.edu', last_active_at: null },
+      peer: { ...user, last_active_at: null },
       unread_count: -1,
       last_content: 'a'.repeat(31),
       last_created_at: '2026-11-23T10:00:00.000Z',
     });
-    expect(item).toMatchObject({ id: 'u1', name: 'Priya Sharma', unreadCount: 0, isGroup: false });
+    expect(item).toMatchObject({ id: 'u1', name: 'Priya Sharma', unreadCount: 0, isGroup: false, email: null });
     expect(item.lastMessageSnippet).toBe(`${'a'.repeat(30)}...`);
   });
 

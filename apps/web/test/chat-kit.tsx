@@ -191,7 +191,6 @@ export async function seedPartner(
 ) {
   await client.db.users.put({
     ...user,
-    email: `${user.firstName.toLowerCase()}@campustalk.test`,
     lastActiveAt,
   });
 }

@@ -8,7 +8,6 @@ interface UserRow {
   first_name: string;
   last_name: string;
   profile_picture_url: string | null;
-  email: string;
   last_active_at: string | null;
 }
 
@@ -41,7 +40,7 @@ export async function buildSnapshot(
   for (const m of groupMessages) ids.add(m.from.id);
   const rows = deps.sqlite
     .prepare<[string], UserRow>(
-      `SELECT id, first_name, last_name, profile_picture_url, email, last_active_at
+      `SELECT id, first_name, last_name, profile_picture_url, last_active_at
          FROM users WHERE id IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify([...ids]));
@@ -50,7 +49,6 @@ export async function buildSnapshot(
     firstName: r.first_name,
     lastName: r.last_name,
     profilePictureUrl: r.profile_picture_url,
-    email: r.email,
     lastActiveAt: r.last_active_at,
   }));
   return { conversations, groups, messages, groupMessages, users };

@@ -14,11 +14,12 @@ export interface TestUser {
   name: string;
 }
 
-export async function createUser(server: TestServer, name: string): Promise<TestUser> {
+export async function createUser(server: TestServer, name: string): Promise<TestUser & { email: string }> {
+  const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@uni.test`;
   const row = await insertUser(
     server.deps.db,
     {
-      email: `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@uni.test`,
+      email,
       passwordHash: 'unused',
       firstName: name,
       lastName: 'Student',
@@ -28,7 +29,7 @@ export async function createUser(server: TestServer, name: string): Promise<Test
     Date.now(),
   );
   const { token } = await createSession(server.deps.db, row.id, Date.now());
-  return { id: row.id, token, name };
+  return { id: row.id, token, name, email };
 }
 
 /** A real `ws` client on /ws that records every frame and can wait for one. */

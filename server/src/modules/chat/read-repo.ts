@@ -38,7 +38,6 @@ export async function listConversations(db: DB, userId: string, limit: number): 
         'u.first_name',
         'u.last_name',
         'u.profile_picture_url',
-        'u.email',
         'u.last_active_at',
         'dc.unread_count',
         'dc.last_seq',

@@ -58,8 +58,6 @@ export function useChatPartner(partnerId: string): ChatPartner | null | undefine
               firstName: profile.firstName,
               lastName: profile.lastName,
               profilePictureUrl: profile.profilePictureUrl,
-              // A profile carries no e-mail address (only contacts' rows from sync do); nothing reads it here.
-              email: '',
               lastActiveAt: profile.lastActiveAt,
             })
             .catch(() => {});
