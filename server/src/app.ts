@@ -5,6 +5,7 @@ import type { AppDeps } from './lib/deps';
 import { HttpError } from './lib/http-error';
 import { apiCors, securityHeaders } from './lib/security-headers';
 import { mountWebApp } from './lib/static-web';
+import { isLoopbackHost } from './lib/mail/mail-policy';
 import { authRoutes } from './modules/auth/routes';
 import { devMailboxRoutes } from './modules/dev/routes';
 import { healthRoutes } from './modules/health/routes';
@@ -60,7 +61,9 @@ export function createApp(deps: AppDeps) {
   app.get('/ws', realtimeRoute(deps));
   // Group notes: a WebSocket per group, authorized before the upgrade (NOTES_PATH of @campus/protocol).
   app.route('/notes', notesRoutes(deps));
-  if (deps.devMailbox) app.route('/dev', devMailboxRoutes(deps.devMailbox));
+  // On a loopback listener the mailbox answers only requests made on this machine, not through a proxy.
+  if (deps.devMailbox)
+    app.route('/dev', devMailboxRoutes(deps.devMailbox, { localOnly: isLoopbackHost(deps.config.host) }));
 
   app.all('/api/*', (c) => c.json({ error: SERVER_MSG.notFound }, 404));
 

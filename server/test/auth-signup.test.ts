@@ -181,6 +181,20 @@ describe('signup with a mailed one-time code', () => {
     expect(notJson.status).toBe(400);
   });
 
+  it("refuses an invisible first name with the 'required' wording, and strips direction controls", async () => {
+    const blank = await signup('blank@uni.edu', { firstName: '\u200B' });
+    expect(blank.status).toBe(400);
+    expect(blank.body.error).toBe(MSG.signupRequired);
+
+    expect((await signup('bidi@uni.edu', { firstName: '\u202EMina', lastName: 'Pa\u2066rk' })).status).toBe(
+      200,
+    );
+    const code = await smtp.codeFor('bidi@uni.edu');
+    const res = await server.post('/api/auth/verify-otp', { email: 'bidi@uni.edu', otpCode: code });
+    expect(res.status).toBe(201);
+    expect(res.body.user).toMatchObject({ firstName: 'Mina', lastName: 'Park' });
+  });
+
   it('makes addresses in ADMIN_EMAILS admins', async () => {
     await signup('dean@uni.edu');
     const code = await smtp.codeFor('dean@uni.edu');

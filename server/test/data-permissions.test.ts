@@ -32,6 +32,28 @@ describe('DATA_DIR permissions', () => {
     }
   });
 
+  it('tightens a data folder an earlier version left 0755 with 0644 files, on start', async () => {
+    const dataDir = path.join(tmp, 'earlier', 'data');
+    const first = await startTestServer({ config: { dataDir } });
+    await first.stop(); // stop only: close() would delete the folder
+    const folders = [dataDir, path.join(dataDir, 'uploads'), path.join(dataDir, 'keys')];
+    const keys = ['otp.key', 'files.key', 'vapid.json'].map((name) => path.join(dataDir, 'keys', name));
+    const files = [...keys, path.join(dataDir, 'campus-talk.sqlite')];
+    for (const folder of folders) fs.chmodSync(folder, 0o755);
+    for (const file of files) {
+      expect(fs.existsSync(file), file).toBe(true);
+      fs.chmodSync(file, 0o644);
+    }
+
+    const again = await startTestServer({ config: { dataDir } });
+    try {
+      for (const folder of folders) expect(modeOf(folder).toString(8), folder).toBe('700');
+      for (const file of files) expect(modeOf(file).toString(8), file).toBe('600');
+    } finally {
+      await again.close();
+    }
+  });
+
   it('tightens a database file an earlier version left world-readable', async () => {
     const dir = path.join(tmp, 'old');
     fs.mkdirSync(dir, { mode: 0o700 });

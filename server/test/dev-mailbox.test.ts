@@ -5,7 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
+import { createLogger } from '../src/lib/logger';
+import { DevMailbox } from '../src/lib/mail/dev-mailbox';
 import { decideMailPolicy, isLoopbackHost, StartupRefused } from '../src/lib/mail/mail-policy';
+import { devMailboxRoutes } from '../src/modules/dev/routes';
 import { startServer } from '../src/server';
 import { startTestServer } from './support/test-server';
 
@@ -133,3 +136,39 @@ function runMain(
     });
   });
 }
+
+describe('a dev mailbox on a loopback listener behind a same-host proxy', () => {
+  it('answers only requests made on this machine directly: any forwarding header means 404', async () => {
+    const server = await startTestServer({ config: { smtpUrl: undefined } });
+    try {
+      const get = (pathname: string, headers: Record<string, string> = {}) =>
+        fetch(`${server.url}${pathname}`, { headers });
+      expect((await get('/dev/mailbox.json')).status).toBe(200);
+      const forwarded: Record<string, string>[] = [
+        { 'x-forwarded-for': '203.0.113.9' },
+        { forwarded: 'for=203.0.113.9;proto=https' },
+        { 'x-real-ip': '203.0.113.9' },
+        { 'X-Forwarded-For': '127.0.0.1' },
+      ];
+      for (const headers of forwarded) {
+        for (const pathname of ['/dev/mailbox.json', '/dev/mailbox']) {
+          const res = await get(pathname, headers);
+          expect(res.status, `${pathname} ${JSON.stringify(headers)}`).toBe(404);
+          expect(await res.text()).not.toContain('mails');
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers 404 to a peer that is not loopback', async () => {
+    const routes = devMailboxRoutes(new DevMailbox(createLogger('silent')), { localOnly: true });
+    const from = (remoteAddress: string) =>
+      routes.request('/mailbox.json', {}, { incoming: { socket: { remoteAddress } } });
+    expect((await from('192.0.2.10')).status).toBe(404);
+    expect((await from('::ffff:10.0.0.2')).status).toBe(404);
+    expect((await from('::1')).status).toBe(200);
+    expect((await from('::ffff:127.0.0.1')).status).toBe(200);
+  });
+});

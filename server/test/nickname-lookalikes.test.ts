@@ -109,3 +109,19 @@ describe('look-alike nicknames', () => {
     expect(res.body).toEqual({ nickname: 'loud_fox' });
   });
 });
+
+describe('white space in nicknames', () => {
+  it("stores 'quiet  owl' (two spaces) as 'quiet owl', and any run of spaces is the same look", async () => {
+    const owl = await createStudent(server, 'Spaced');
+    const res = await set(owl, 'quiet  owl');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ nickname: 'quiet owl' });
+    const eve = await createStudent(server, 'Eve5');
+    for (const name of ['quiet owl', 'quiet   owl', 'QUIET \t OWL']) await expectTaken(eve, name);
+  });
+
+  it('gives one skeleton to names that differ only in runs of white space', () => {
+    expect(nicknameSkeleton('night  owl')).toBe(nicknameSkeleton('night owl'));
+    expect(nicknameSkeleton(' night\t\towl ')).toBe(nicknameSkeleton('night owl'));
+  });
+});

@@ -190,6 +190,8 @@ describe('the direct chat header', () => {
     renderChat(client, `/chat/${SAM.id}`);
     expect(await screen.findByRole('heading', { name: 'Sam Lee' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Talk' }).getAttribute('href')).toBe('/talk');
+    // A stranger's profile carries no last-active time (server: contacts only): the status line stays empty.
+    expect(document.querySelector('.chat-header__status')?.textContent).toBe('');
   });
 });
 

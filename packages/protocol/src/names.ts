@@ -28,6 +28,14 @@ export function stripNameControls(name: string): string {
   return name.replace(BIDI_CONTROLS, '').replace(BLANK_FORMATS, '');
 }
 
+/**
+ * Runs of white space as one space: 'night  owl' and 'night owl' read alike in most fonts and HTML folds
+ * them on screen anyway, so they must be one name (not trimmed: schemas trim after).
+ */
+export function collapseSpaces(name: string): string {
+  return name.replace(/\s+/gu, ' ');
+}
+
 /** True when the name shows at least one character once everything invisible is removed. */
 export function hasVisibleText(name: string): boolean {
   return name.replace(INVISIBLE, '').length > 0;

@@ -3,12 +3,15 @@ import {
   CHAT_MSG,
   CHAT_SERVER_MSG,
   CONFESSION_SERVER_MSG,
+  MSG,
+  collapseSpaces,
   createGroupBodySchema,
   fileNameError,
   hasVisibleText,
   isSingleScript,
   nicknameSchema,
   scriptsOf,
+  signupBody,
   stripNameControls,
   validateGroupDraft,
 } from '../src';
@@ -129,5 +132,37 @@ describe('nicknameSchema', () => {
     expect(nicknameSchema.safeParse('ab\u200Dcd').error?.issues[0]?.message).toBe(
       CONFESSION_SERVER_MSG.nicknameChars,
     );
+  });
+});
+
+describe('white space in nicknames', () => {
+  it('collapses runs of white space to one space before the rules', () => {
+    expect(nicknameSchema.parse('night  owl')).toBe('night owl');
+    expect(nicknameSchema.parse(' night \t\u00A0 owl ')).toBe('night owl');
+    expect(collapseSpaces('a  b\t\tc')).toBe('a b c');
+  });
+});
+
+describe('person names at sign-up', () => {
+  const body = (firstName: string, lastName = 'Park') => ({
+    firstName,
+    lastName,
+    email: 'mina@uni.edu',
+    password: 'secret12',
+  });
+
+  it("refuses a first name that shows nothing with the spec's 'required' wording", () => {
+    for (const name of ['\u200B', '\u200B\u200B ', '\u202E', '\u2800', '\u3164'])
+      expect(signupBody.safeParse(body(name)).error?.issues[0]?.message, JSON.stringify(name)).toBe(
+        MSG.signupRequired,
+      );
+  });
+
+  it('strips direction controls and blank fillers from first and last names', () => {
+    const parsed = signupBody.parse(body('\u202EMina\u2069', 'Pa\u200Brk\u202C'));
+    expect(parsed.firstName).toBe('Mina');
+    expect(parsed.lastName).toBe('Park');
+    // A last name may be left out; one that shows nothing counts as left out.
+    expect(signupBody.parse(body('Mina', '\u2800')).lastName).toBe('');
   });
 });

@@ -50,15 +50,29 @@ export function loginDelayMs(rule: LoginDelayRule, failures: number): number {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** How many logins for one address may be in line (the one being checked included), unless the rule says. */
+export const LOGIN_LINE_PER_EMAIL = 5;
+
+/** The logins for one address: `tail` settles when the last one in line is done. */
+interface Line {
+  tail: Promise<void>;
+  size: number;
+}
+
 /**
  * Wrong passwords are limited per (address, IP) and only slowed per address. A hard limit per address alone
  * let anyone lock a student out by failing from a few IPs; keyed by the pair, it stops one guesser while the
  * owner, from an IP that has not failed, still signs in. Guessing from many IPs is slowed by a delay that
  * grows with the address's failures and is capped, so no request is held for long.
+ *
+ * The checks for one address run one after another, each after its delay: a delay that ran side by side
+ * would let 1,000 parallel guesses all wait 8 s and then all be checked. Only a few may wait in line; the
+ * rest are answered 429 at once, so a flood holds no sockets and the delay really bounds the guess rate.
  */
 export class LoginThrottle {
   private readonly perPair: FailureCounter;
   private readonly perAddress: FailureCounter;
+  private readonly lines = new Map<string, Line>();
 
   constructor(
     private readonly rules: { failuresPerEmailIp: RateRule; delayPerEmail: LoginDelayRule },
@@ -70,25 +84,64 @@ export class LoginThrottle {
   }
 
   /**
-   * Before the password check: 429 when this IP failed too often for this address, else the address's
-   * delay. The delay comes before the check, so its length says nothing about the password.
+   * Runs the password `check` in the address's line: 429 when this IP failed too often for this address or
+   * the line is full, else the address's delay and then the check. The delay comes before the check, so its
+   * length says nothing about the password. A rejection that `isFailure` accepts counts as a wrong password.
    */
-  async before(email: string, ip: string): Promise<void> {
+  async attempt<T>(
+    email: string,
+    ip: string,
+    check: () => Promise<T>,
+    isFailure: (error: unknown) => boolean,
+  ): Promise<T> {
+    this.refuseBlockedPair(email, ip);
+    const line = this.lines.get(email) ?? { tail: Promise.resolve(), size: 0 };
+    const room = this.rules.delayPerEmail.maxInLine ?? LOGIN_LINE_PER_EMAIL;
+    if (line.size >= room) throw this.lineFull(email, line.size);
+    line.size += 1;
+    this.lines.set(email, line);
+    const before = line.tail;
+    let done!: () => void;
+    line.tail = new Promise<void>((resolve) => (done = resolve));
+    try {
+      await before;
+      // The guesses ahead in line may have used up this IP's failures for the address.
+      this.refuseBlockedPair(email, ip);
+      const ms = this.delayFor(email);
+      if (ms > 0) await this.wait(ms);
+      const result = await check().catch((error: unknown) => {
+        if (isFailure(error)) this.failed(email, ip);
+        throw error;
+      });
+      // The address's count stays: the owner signing in must not reset the delay for a guesser elsewhere.
+      this.perPair.clear(pairKey(email, ip));
+      return result;
+    } finally {
+      line.size -= 1;
+      if (line.size === 0) this.lines.delete(email);
+      done();
+    }
+  }
+
+  private delayFor(email: string): number {
+    return loginDelayMs(this.rules.delayPerEmail, this.perAddress.get(email).count);
+  }
+
+  private refuseBlockedPair(email: string, ip: string): void {
     const pair = this.perPair.get(pairKey(email, ip));
     if (pair.count >= this.rules.failuresPerEmailIp.limit)
       throw new HttpError(429, SERVER_MSG.tooManyRequests, { retryAfter: Math.ceil(pair.resetInMs / 1000) });
-    const ms = loginDelayMs(this.rules.delayPerEmail, this.perAddress.get(email).count);
-    if (ms > 0) await this.wait(ms);
   }
 
-  failed(email: string, ip: string): void {
+  /** Retry when the ones in line have had their turn: each waits about the address's current delay. */
+  private lineFull(email: string, size: number): HttpError {
+    const retryAfter = Math.max(1, Math.ceil((size * this.delayFor(email)) / 1000));
+    return new HttpError(429, SERVER_MSG.tooManyRequests, { retryAfter });
+  }
+
+  private failed(email: string, ip: string): void {
     this.perPair.record(pairKey(email, ip));
     this.perAddress.record(email);
-  }
-
-  /** The address's count stays: the owner signing in must not reset the delay for a guesser elsewhere. */
-  succeeded(email: string, ip: string): void {
-    this.perPair.clear(pairKey(email, ip));
   }
 }
 

@@ -60,6 +60,11 @@ export interface LoginDelayRule {
   /** The cap, so a request is never held for long. */
   maxMs: number;
   windowMs: number;
+  /**
+   * Logins for one address in line at once, the one being checked included (default 5): the checks run one
+   * at a time, and more would only hold sockets; the rest are answered 429 with a Retry-After.
+   */
+  maxInLine?: number;
 }
 
 /** Limits for the auth routes, per client IP and per e-mail address. */

@@ -8,6 +8,7 @@ import {
 } from '../constants';
 import { MSG } from '../messages';
 import { userSchema } from '../entities/user';
+import { hasVisibleText, stripNameControls } from '../names';
 
 /** E-mail addresses are compared and stored lowercased and trimmed. */
 const email = (message: string) =>
@@ -23,16 +24,23 @@ const otpCode = z
   .trim()
   .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), { error: MSG.invalidOtp });
 
+/**
+ * A person's name is shown beside every message they send: direction controls ('\u202E' reorders what
+ * follows) and blank fillers are stripped, as for nicknames and group names (names.ts).
+ */
+const personName = () => z.string({ error: MSG.signupRequired }).overwrite(stripNameControls).trim();
+const nameTooLong = `Name must be at most ${MAX_NAME_LENGTH} characters.`;
+
 export const signupBody = z.object({
-  firstName: z
-    .string({ error: MSG.signupRequired })
-    .trim()
+  // A first name that shows nothing (only invisible characters) is no name: the spec's 'required' answer.
+  firstName: personName()
     .min(1, { error: MSG.signupRequired })
-    .max(MAX_NAME_LENGTH, { error: `Name must be at most ${MAX_NAME_LENGTH} characters.` }),
-  lastName: z
-    .string()
-    .trim()
-    .max(MAX_NAME_LENGTH, { error: `Name must be at most ${MAX_NAME_LENGTH} characters.` })
+    .max(MAX_NAME_LENGTH, { error: nameTooLong })
+    .refine(hasVisibleText, { error: MSG.signupRequired }),
+  // The last name may be left out; one that shows nothing is stored as left out.
+  lastName: personName()
+    .max(MAX_NAME_LENGTH, { error: nameTooLong })
+    .overwrite((name) => (hasVisibleText(name) ? name : ''))
     .default(''),
   email: z
     .string({ error: MSG.signupRequired })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONFESSIONS, REACTION_TYPES } from './constants';
 import { CONFESSION_SERVER_MSG } from './messages';
-import { isSingleScript, stripNameControls } from '../names';
+import { collapseSpaces, isSingleScript, stripNameControls } from '../names';
 
 export const reactionTypeSchema = z.enum(REACTION_TYPES);
 
@@ -66,12 +66,12 @@ export type AppNotification = z.infer<typeof notificationSchema>;
 
 /**
  * Letters (any one script), digits, spaces, dot, dash, underscore; 2–20 characters once direction controls
- * and blank fillers (a Hangul filler is a 'letter') are stripped and the ends trimmed. Mixing scripts is how
+ * and blank fillers (a Hangul filler is a 'letter') are stripped, runs of spaces made one and the ends trimmed. Mixing scripts is how
  * a look-alike of another name is made ('nіght_owl' with a Cyrillic 'і'), so it is refused.
  */
 export const nicknameSchema = z
   .string({ error: CONFESSION_SERVER_MSG.nicknameLength })
-  .overwrite(stripNameControls)
+  .overwrite((name) => collapseSpaces(stripNameControls(name)))
   .trim()
   .min(CONFESSIONS.nicknameMin, CONFESSION_SERVER_MSG.nicknameLength)
   .max(CONFESSIONS.nicknameMax, CONFESSION_SERVER_MSG.nicknameLength)

@@ -5,6 +5,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { migrations } from './migrations';
 import type { Database } from './schema';
+import { keepFilePrivate, makePrivateDir } from '../private-files';
 
 export type DB = Kysely<Database>;
 
@@ -37,18 +38,18 @@ export function openDatabase(file: string): OpenedDatabase {
 
 /**
  * The database holds password hashes, sessions and private messages: only the server's user may read it.
- * The folder is made 0700 and the file 0600 before SQLite opens it (an empty file is a valid empty
- * database). Not through process.umask, which worker threads (the test runner's) may not change.
+ * The folder (DATA_DIR) is made or tightened to 0700 and the file to 0600 before SQLite opens it (an empty
+ * file is a valid empty database); see private-files.ts.
  */
 function createPrivately(file: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  makePrivateDir(path.dirname(file));
   try {
     fs.closeSync(fs.openSync(file, 'wx', 0o600));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   // A file left world-readable by an earlier version is tightened too.
-  fs.chmodSync(file, 0o600);
+  keepFilePrivate(file);
 }
 
 /**
@@ -56,13 +57,7 @@ function createPrivately(file: string): void {
  * tightens the ones an earlier version left behind.
  */
 function restrictSidecars(file: string): void {
-  for (const sidecar of [`${file}-wal`, `${file}-shm`]) {
-    try {
-      fs.chmodSync(sidecar, 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
+  for (const sidecar of [`${file}-wal`, `${file}-shm`]) keepFilePrivate(sidecar);
 }
 
 export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import webpush from 'web-push';
+import { keepFilePrivate, makePrivateDir } from '../private-files';
 
 export interface VapidKeys {
   /** P-256 public key, URL-safe base64: what browsers subscribe with (applicationServerKey). */
@@ -21,6 +22,9 @@ function isVapidKeys(value: unknown): value is VapidKeys {
  */
 export function loadOrCreateVapidKeys(dataDir: string): VapidKeys {
   const file = path.join(dataDir, 'keys', 'vapid.json');
+  // Tightened at every start: an earlier version may have left keys/ 0755 and the pair 0644.
+  makePrivateDir(path.dirname(file));
+  keepFilePrivate(file);
   try {
     const stored: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
     if (!isVapidKeys(stored)) throw new Error(`${file} does not hold a VAPID key pair`);
@@ -28,7 +32,6 @@ export function loadOrCreateVapidKeys(dataDir: string): VapidKeys {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const keys = webpush.generateVAPIDKeys();
   // 'wx': two servers starting on one DATA_DIR must not overwrite each other's freshly made pair.
   try {

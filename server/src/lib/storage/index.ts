@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { makePrivateDir } from '../private-files';
 import { loadOrCreateSecret } from '../secret';
 import { LocalStorage } from './local-storage';
 import type { Storage } from './storage';
@@ -14,7 +14,7 @@ export { LocalStorage } from './local-storage';
 export function createStorage(dataDir: string, now: () => number): Storage {
   const signer = createUrlSigner(loadOrCreateSecret(dataDir, 'files'), now);
   const root = path.join(dataDir, 'uploads');
-  // Made at start and private (0700), like DATA_DIR and keys/: files of direct chats are not for other users.
-  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+  // Made (or tightened) at start to 0700, like DATA_DIR and keys/: files of direct chats are not for other users.
+  makePrivateDir(root);
   return new LocalStorage(root, signer);
 }

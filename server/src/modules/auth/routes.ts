@@ -53,12 +53,12 @@ export function authRoutes(deps: AppDeps) {
       const ip = clientIp(c);
       loginIp.consume(ip);
       const body = await readBody(c, loginBody);
-      await loginFailures.before(body.email, ip);
-      const result = await auth.login(deps, body).catch((error: unknown) => {
-        if (error instanceof HttpError && error.status === 401) loginFailures.failed(body.email, ip);
-        throw error;
-      });
-      loginFailures.succeeded(body.email, ip);
+      const result = await loginFailures.attempt(
+        body.email,
+        ip,
+        () => auth.login(deps, body),
+        (error) => error instanceof HttpError && error.status === 401,
+      );
       return result.kind === 'ok' ? c.json(result.body) : c.json(result.body, 403);
     })
     .post('/request-password-reset', async (c) => {

@@ -13,8 +13,9 @@ import unhomoglyph from 'unhomoglyph';
  * 'NIGHT_OWL' (→ 'nlght_owl') and 'night_owl' would differ, and a name could not be one look in any case.
  * The cost is that 'ali' and 'all' clash; a nickname picker can live with that.
  *
- * Stored (nicknames.skeleton, nickname_claims.skeleton): migration 0007 repeats this fold, and the package
- * is pinned to an exact version, since a new confusables table needs a migration that recomputes them.
+ * Stored (nicknames.skeleton, nickname_claims.skeleton): migration 0007 repeats this fold and 0010 the
+ * space rule, and the package is pinned to an exact version, since a new confusables table needs a
+ * migration that recomputes them.
  */
 export function nicknameSkeleton(nickname: string): string {
   let folded = nickname.normalize('NFKC');
@@ -24,5 +25,14 @@ export function nicknameSkeleton(nickname: string): string {
     if (next === folded) break;
     folded = next;
   }
-  return folded.replaceAll('i', 'l');
+  return collapseSkeletonSpaces(folded.replaceAll('i', 'l'));
+}
+
+/**
+ * Runs of white space as one space, the ends dropped: 'night  owl' reads as 'night owl'. The nickname rule
+ * collapses them too, but names set before it may hold runs (migration 0010 collapsed their stored
+ * skeletons the same way, so a look check still finds them).
+ */
+export function collapseSkeletonSpaces(skeleton: string): string {
+  return skeleton.replace(/\s+/gu, ' ').trim();
 }

@@ -3,6 +3,7 @@ import type { DirectoryEntry, PublicProfile, UserDirectoryQuery } from '@campus/
 import type { DB } from '../../lib/db/database';
 import { toUserRef } from '../chat/mappers';
 import { toUser } from '../users/repo';
+import { areContacts } from './contacts';
 
 /** LIKE treats % and _ as wildcards; a search for them means the characters themselves. */
 function likePattern(text: string): string {
@@ -54,8 +55,15 @@ export async function searchUsers(
   return rows.map(toUserRef);
 }
 
-/** What another student may see of a profile: no e-mail, phone, role, documents or password. */
-export async function findPublicProfile(db: DB, userId: string): Promise<PublicProfile | undefined> {
+/**
+ * What another student may see of a profile: no e-mail, phone, role, documents or password. The last-active
+ * time only for a contact (contacts.ts): to a stranger it is null, as it reads for someone never seen.
+ */
+export async function findPublicProfile(
+  db: DB,
+  viewerId: string,
+  userId: string,
+): Promise<PublicProfile | undefined> {
   const row = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
   if (!row) return undefined;
   const user = toUser(row);
@@ -65,6 +73,6 @@ export async function findPublicProfile(db: DB, userId: string): Promise<PublicP
     course: user.course,
     year: user.year,
     bio: user.bio,
-    lastActiveAt: user.lastActiveAt,
+    lastActiveAt: (await areContacts(db, viewerId, userId)) ? user.lastActiveAt : null,
   };
 }

@@ -28,7 +28,7 @@ export function directoryRoutes(deps: AppDeps) {
       return c.json(await searchUsers(deps.db, c.get('user').id, readQuery(c, userDirectoryQuerySchema)));
     })
     .get('/:userId', async (c) => {
-      const profile = await findPublicProfile(deps.db, readId(c, 'userId', userNotFound()));
+      const profile = await findPublicProfile(deps.db, c.get('user').id, readId(c, 'userId', userNotFound()));
       if (!profile) throw userNotFound();
       return c.json(profile);
     });

@@ -8,6 +8,7 @@ import * as m0006 from './0006_notification_confession';
 import * as m0007 from './0007_nickname_skeletons';
 import * as m0008 from './0008_direct_limits';
 import * as m0009 from './0009_users_directory';
+import * as m0010 from './0010_nickname_skeleton_spaces';
 
 interface MigrationModule {
   up: Migration['up'];
@@ -36,6 +37,7 @@ const modules: Record<string, MigrationModule> = {
   '0007_nickname_skeletons': m0007,
   '0008_direct_limits': m0008,
   '0009_users_directory': m0009,
+  '0010_nickname_skeleton_spaces': m0010,
 };
 
 export const migrations: Record<string, Migration> = Object.fromEntries(
