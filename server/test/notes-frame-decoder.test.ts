@@ -42,7 +42,9 @@ describe('decodeNotesFrame', () => {
     const awareness = new Awareness(new Y.Doc());
     awareness.setLocalState({ user: { name: 'Ana', color: '#ff0000' }, cursor: null });
     const frame = awarenessFrame(encodeAwarenessUpdate(awareness, [awareness.clientID]));
-    expect(decodeNotesFrame(frame, nothingKnown)).toMatchObject({ clients: [awareness.clientID] });
+    expect(decodeNotesFrame(frame, nothingKnown)).toMatchObject({
+      entries: [{ client: awareness.clientID }],
+    });
   });
 
   it('refuses the 12-byte allocation frame, non-minimal varints, auth and query-awareness', () => {

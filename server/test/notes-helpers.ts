@@ -44,6 +44,19 @@ export function createGroup(server: TestServer, owner: Student, members: Student
   return id;
 }
 
+/**
+ * The server's clock in the notes tests: real time plus a skew the tests move forward, so the per-member
+ * upgrade rate (NOTES_FRAME_LIMITS.upgrades) refills between the many connections a hostile test opens.
+ */
+export const upgradeClock = {
+  skewMs: 0,
+  now: () => Date.now() + upgradeClock.skewMs,
+  /** One upgrade's worth of refill (3 s at 20 a minute), or `ms`. */
+  tick(ms = 3_000) {
+    upgradeClock.skewMs += ms;
+  },
+};
+
 export async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
@@ -77,6 +90,7 @@ export class RawNotes {
   }
 
   static open(server: TestServer, student: Student, groupId: string): Promise<RawNotes> {
+    upgradeClock.tick();
     const url = `${server.url.replace(/^http/, 'ws')}/notes/${groupId}`;
     const socket = new WebSocket(url, [NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX + student.token]);
     const raw = new RawNotes(socket);

@@ -15,6 +15,7 @@ import {
   recordUpdates,
   signUp,
   until,
+  upgradeClock,
   updateFrame,
   type Student,
 } from './notes-helpers';
@@ -26,7 +27,7 @@ let mallory: Student;
 const providers: WebsocketProvider[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ now: upgradeClock.now });
   ana = await signUp(server, 'Ana');
   ben = await signUp(server, 'Ben');
   mallory = await signUp(server, 'Mallory');
@@ -40,6 +41,7 @@ afterAll(async () => {
 });
 
 function openNotes(student: Student, groupId: string) {
+  upgradeClock.tick();
   const doc = new Y.Doc();
   const provider = new WebsocketProvider(`${server.url.replace(/^http/, 'ws')}/notes`, groupId, doc, {
     protocols: [NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX + student.token],

@@ -1,12 +1,37 @@
 import { upgradeWebSocket } from '@hono/node-server';
+import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
-import { NOTES_SUBPROTOCOL } from '@campus/protocol';
+import { NOTES_FRAME_LIMITS, NOTES_SUBPROTOCOL } from '@campus/protocol';
 import type { AppDeps } from '../lib/deps';
 import { Connection } from './connection';
 import { createRuntime } from './runtime';
 
-/** Largest frame a client may send; a chat message is at most 4,000 characters. */
+/** Largest frame a `/ws` client may send; a chat message is at most 4,000 characters. */
 const MAX_FRAME_BYTES = 64 * 1024;
+
+/** The options ws passes to setSocket (lib/websocket-server.js completeUpgrade). */
+interface SocketOptions {
+  maxPayload?: number;
+  [option: string]: unknown;
+}
+type SetSocket = (socket: Duplex, head: Buffer, options: SocketOptions) => void;
+
+/**
+ * ws has one maxPayload per server, and both sockets share this server. ws lets a server name its WebSocket
+ * class (it must extend ws's) and negotiates the sub-protocol before it calls setSocket, so the limit is
+ * chosen per socket here: `/ws` (no sub-protocol) keeps 64 KiB and ws's 1009 before a byte is buffered; the
+ * notes socket gets NOTES_FRAME_LIMITS.maxTransportFrameBytes, since its sync step 2 carries offline edits
+ * and its decoder refuses what is too large for notes with a code y-websocket does not retry.
+ */
+class SizedWebSocket extends WebSocket {
+  setSocket(socket: Duplex, head: Buffer, options: SocketOptions): void {
+    const maxPayload =
+      this.protocol === NOTES_SUBPROTOCOL ? NOTES_FRAME_LIMITS.maxTransportFrameBytes : MAX_FRAME_BYTES;
+    // setSocket is ws's own (undeclared in @types/ws); called with the options ws built, only the limit changed.
+    const base = (WebSocket.prototype as unknown as { setSocket: SetSocket }).setSocket;
+    base.call(this, socket, head, { ...options, maxPayload });
+  }
+}
 
 /**
  * The one WebSocketServer of the process (upgrades arrive through Hono routes via @hono/node-server).
@@ -15,7 +40,9 @@ const MAX_FRAME_BYTES = 64 * 1024;
 export function createWebSocketServer(): WebSocketServer {
   return new WebSocketServer({
     noServer: true,
+    // The default for a socket that is neither; SizedWebSocket sets each socket's own.
     maxPayload: MAX_FRAME_BYTES,
+    WebSocket: SizedWebSocket,
     handleProtocols: (protocols) => (protocols.has(NOTES_SUBPROTOCOL) ? NOTES_SUBPROTOCOL : false),
   });
 }

@@ -11,11 +11,15 @@ export const NOTES = {
   /** The textarea's length limit: even at 4 bytes a character this stays well inside `maxDocBytes`. */
   maxChars: 100_000,
   /**
-   * One edit (a paste) travels as one WebSocket frame, and the server accepts frames up to 64 KiB on every
-   * socket; 15,000 characters of 4-byte UTF-8 plus Yjs headers still fit.
+   * One edit (a paste) travels as one WebSocket frame, and the server accepts edits up to 64 KiB (only a
+   * sync step 2 may be larger); 15,000 characters of 4-byte UTF-8 plus Yjs headers still fit.
    */
   maxEditChars: 15_000,
-  /** Close code for a document over `maxDocBytes`: a 44xx code, so y-websocket stops reconnecting. */
+  /**
+   * Close code for a document over `maxDocBytes`, and for a frame over its size limit (an edit over
+   * `NOTES_FRAME_LIMITS.maxFrameBytes`, a sync over `maxSyncFrameBytes`): a 44xx code, so y-websocket stops
+   * reconnecting instead of resending the same frame forever.
+   */
   closeTooLarge: 4413,
   /**
    * Close code for a frame the server cannot decode within `NOTES_FRAME_LIMITS` (unknown message type,
@@ -24,8 +28,8 @@ export const NOTES = {
    */
   closeMalformed: 4400,
   /**
-   * Close code for a connection over its frame, byte, awareness or sync-request rate. A 45xx code, so
-   * y-websocket reconnects with its backoff: a burst is not a reason to stop editing for good.
+   * Close code for a connection over its frame, byte, awareness, sync-request or new-client-id rate. A 45xx
+   * code, so y-websocket reconnects with its backoff: a burst is not a reason to stop editing for good.
    */
   closeRateLimited: 4529,
   /**
@@ -41,8 +45,19 @@ export const NOTES = {
  * fit in the bytes that follow it, so nothing in a frame can make Yjs pre-allocate more than a few times its size.
  */
 export const NOTES_FRAME_LIMITS = {
-  /** The server refuses larger WebSocket frames before they are read (ws maxPayload). */
+  /** An edit (sync update) or an awareness message; larger ones are refused with `closeTooLarge`. */
   maxFrameBytes: 64 * 1024,
+  /**
+   * A sync step 1 or 2: what a client sends once per connection. Step 2 carries every edit made offline, so
+   * it may be as large as the document itself (a step 1 grows with the document's client ids).
+   */
+  maxSyncFrameBytes: NOTES.maxDocBytes + 64,
+  /**
+   * The WebSocket frame limit of the notes socket (ws maxPayload; `/ws` keeps 64 KiB). Twice the document, so
+   * an oversized sync still reaches the decoder and is refused with `closeTooLarge` rather than the transport's
+   * 1009, which y-websocket would answer by reconnecting and resending it forever.
+   */
+  maxTransportFrameBytes: 2 * NOTES.maxDocBytes,
   /** Structs (edits) in one update; a 15,000-character paste is one struct. */
   maxStructsPerFrame: 16_384,
   /** Nesting depth of one `any` value (map/array content). */
@@ -50,9 +65,34 @@ export const NOTES_FRAME_LIMITS = {
   /** Updates whose dependencies have not arrived are held at most this many bytes and this long, then dropped. */
   maxPendingBytes: 16 * 1024,
   pendingMaxMs: 2_000,
-  /** One awareness message (cursor, name), and the distinct client ids one connection may ever announce. */
+  /** One client's awareness state (cursor, name), as JSON. */
   maxAwarenessBytes: 4 * 1024,
+  /**
+   * Entries in one awareness message. y-websocket relays every state it sees back to the server, so a member's
+   * message can list everyone present: room for every member of the largest group (100) with a second tab.
+   */
+  maxAwarenessEntriesPerMessage: 256,
+  /**
+   * Client ids one connection may announce as its own (a real client has one). Relayed states of clients that
+   * another live connection announced are never counted here and never applied.
+   */
   maxAwarenessClientsPerConnection: 4,
+  /**
+   * Client ids the server has not seen yet, in one update: a client sends its own, or in a sync step 2 the
+   * ids of its offline sessions. Each costs a few hundred bytes of server memory and can never be removed.
+   */
+  maxNewClientsPerFrame: 16,
+  /** New client ids one member may add to one group's notes: a burst, refilled at `perSecond` (16 an hour). */
+  newClientsPerMember: { burst: 64, perSecond: 16 / 3600 },
+  /** Client ids one document may hold in all: about 3.5 MB of server memory. */
+  maxDocClients: 10_000,
+  /**
+   * A deletion-only edit may take the document this far over `NOTES.maxDocBytes` (a deletion can split text
+   * and grow the encoding), so full notes can always be shortened.
+   */
+  deleteReserveBytes: 64 * 1024,
+  /** `/notes` upgrades per member: 20 a minute. A refusal is an HTTP 429, which y-websocket retries. */
+  upgrades: { burst: 20, perSecond: 20 / 60 },
   /** Per connection, token buckets: a burst of `burst`, refilled at `perSecond`. */
   frames: { burst: 200, perSecond: 100 },
   /** Room for a whole document (`maxDocBytes`) at once, then four full frames a second. */

@@ -1,6 +1,6 @@
-import { NOTES_FRAME_LIMITS } from '@campus/protocol';
+import { NOTES, NOTES_FRAME_LIMITS } from '@campus/protocol';
 import { FrameReader, MalformedFrame } from './frame-reader';
-import { MAX_CLIENT_ID, walkUpdate, type ClockOf } from './update-walker';
+import { MAX_CLIENT_ID, walkUpdate, type ClockOf, type UpdateSummary } from './update-walker';
 
 /** y-protocols message types (y-websocket) and sync sub-types (y-protocols/sync). */
 const MESSAGE_SYNC = 0;
@@ -9,11 +9,22 @@ const SYNC_STEP_1 = 0;
 const SYNC_STEP_2 = 1;
 const SYNC_UPDATE = 2;
 
+/** One entry of an awareness message: a client's state at a clock (`state` is its JSON text). */
+export interface AwarenessEntry {
+  client: number;
+  clock: number;
+  state: Uint8Array;
+  /** The state is JSON null: the client left. */
+  removed: boolean;
+}
+
 export type NotesFrame =
   | { kind: 'sync-request' }
   /** Sync step 2 or an update: content for the document. */
-  | { kind: 'update'; bytes: number; missingDependencies: boolean }
-  | { kind: 'awareness'; bytes: number; clients: number[] };
+  | ({ kind: 'update'; bytes: number } & UpdateSummary)
+  | { kind: 'awareness'; entries: AwarenessEntry[] };
+
+const tooLarge = (what: string) => new MalformedFrame(`${what} too large`, NOTES.closeTooLarge);
 
 /**
  * Decodes one frame of the notes socket completely, with the limits of NOTES_FRAME_LIMITS, before Yjs sees
@@ -22,13 +33,14 @@ export type NotesFrame =
  * are refused. Throws MalformedFrame for anything else; a frame must end where its message ends.
  */
 export function decodeNotesFrame(frame: Uint8Array, clockOf: ClockOf): NotesFrame {
-  if (frame.byteLength > NOTES_FRAME_LIMITS.maxFrameBytes) throw new MalformedFrame('frame too large');
+  if (frame.byteLength > NOTES_FRAME_LIMITS.maxSyncFrameBytes) throw tooLarge('frame');
   const reader = new FrameReader(frame);
   const type = reader.varUint();
   let decoded: NotesFrame;
   if (type === MESSAGE_SYNC) {
     decoded = decodeSync(reader, clockOf);
   } else if (type === MESSAGE_AWARENESS) {
+    if (frame.byteLength > NOTES_FRAME_LIMITS.maxFrameBytes) throw tooLarge('awareness');
     decoded = decodeAwareness(reader.varBytes());
   } else {
     throw new MalformedFrame('unknown message type');
@@ -39,14 +51,17 @@ export function decodeNotesFrame(frame: Uint8Array, clockOf: ClockOf): NotesFram
 
 function decodeSync(reader: FrameReader, clockOf: ClockOf): NotesFrame {
   const step = reader.varUint();
+  // Only a sync (step 1 or 2, once per connection) may exceed an edit's size: step 2 carries offline edits.
+  if (step === SYNC_UPDATE && reader.bytes.byteLength > NOTES_FRAME_LIMITS.maxFrameBytes) {
+    throw tooLarge('edit');
+  }
   const payload = reader.varBytes();
   if (step === SYNC_STEP_1) {
     checkStateVector(payload);
     return { kind: 'sync-request' };
   }
   if (step !== SYNC_STEP_2 && step !== SYNC_UPDATE) throw new MalformedFrame('unknown sync message');
-  const { missingDependencies } = walkUpdate(payload, clockOf);
-  return { kind: 'update', bytes: payload.byteLength, missingDependencies };
+  return { kind: 'update', bytes: payload.byteLength, ...walkUpdate(payload, clockOf) };
 }
 
 /** A state vector (Y.encodeStateVector): a count of (client, clock) pairs. */
@@ -63,22 +78,26 @@ function checkStateVector(payload: Uint8Array): void {
 /**
  * An awareness update (y-protocols/awareness encodeAwarenessUpdate): a count of (client, clock, JSON state).
  * The state is parsed here because applyAwarenessUpdate's JSON.parse would throw on the server otherwise.
+ * Which entries are applied is the guard's decision (see awareness-owners.ts).
  */
 function decodeAwareness(payload: Uint8Array): NotesFrame {
-  if (payload.byteLength > NOTES_FRAME_LIMITS.maxAwarenessBytes) {
-    throw new MalformedFrame('awareness message too large');
-  }
   const reader = new FrameReader(payload);
-  const entries = reader.count(3);
-  if (entries > NOTES_FRAME_LIMITS.maxAwarenessClientsPerConnection) {
+  const count = reader.count(3);
+  if (count > NOTES_FRAME_LIMITS.maxAwarenessEntriesPerMessage) {
     throw new MalformedFrame('too many awareness clients');
   }
-  const clients: number[] = [];
-  for (let i = 0; i < entries; i++) {
-    clients.push(reader.varUint(MAX_CLIENT_ID));
-    reader.varUint();
-    reader.jsonString(false);
+  const entries: AwarenessEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    const client = reader.varUint(MAX_CLIENT_ID);
+    const clock = reader.varUint();
+    const start = reader.pos;
+    const parsed = reader.jsonString(false);
+    const state = payload.subarray(start, reader.pos);
+    if (state.byteLength > NOTES_FRAME_LIMITS.maxAwarenessBytes) {
+      throw new MalformedFrame('awareness state too large');
+    }
+    entries.push({ client, clock, state, removed: parsed === null });
   }
   if (!reader.done) throw new MalformedFrame('trailing bytes in awareness');
-  return { kind: 'awareness', bytes: payload.byteLength, clients };
+  return { kind: 'awareness', entries };
 }

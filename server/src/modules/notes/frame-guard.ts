@@ -1,12 +1,20 @@
 import * as Y from 'yjs';
-import { docs } from '@y/websocket-server/utils';
+import { docs, type WSSharedDoc } from '@y/websocket-server/utils';
 import { CLOSE_CODES, NOTES, NOTES_FRAME_LIMITS } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
-import { decodeNotesFrame, type NotesFrame } from './frame-decoder';
+import {
+  awarenessFrameOf,
+  claimAwareness,
+  entryBytes,
+  releaseAwareness,
+  sortAwareness,
+} from './awareness-owners';
+import { decodeNotesFrame, type AwarenessEntry, type NotesFrame } from './frame-decoder';
 import { MalformedFrame } from './frame-reader';
-import type { FrameGate, FrameRefusal } from './guarded-socket';
+import type { FrameGate, FrameRefusal, FrameVerdict } from './guarded-socket';
+import { KeyedBuckets } from './keyed-buckets';
 import { dropPending, pendingBytes, schedulePendingDrop } from './pending';
-import { wouldExceedDocLimit } from './persistence';
+import { admitDocGrowth } from './persistence';
 import type { NotesStore } from './store';
 import { TokenBucket } from './token-bucket';
 
@@ -20,10 +28,21 @@ export interface FrameGuardOptions {
 }
 
 /**
+ * New client ids each member may add to each group's notes. Process-wide, so reconnecting does not refill
+ * it; a client id can never be removed from a Yjs document, so this is what keeps one member from filling
+ * a document's maxDocClients (or its bytes) with empty client blocks.
+ */
+const newClientsPerMember = new KeyedBuckets(NOTES_FRAME_LIMITS.newClientsPerMember, Date.now);
+
+const deliver: FrameVerdict = { kind: 'deliver' };
+const drop: FrameVerdict = { kind: 'drop' };
+
+/**
  * The rules one notes connection's frames must pass before @y/websocket-server applies them: still a member,
- * within the connection's rates, decodable within NOTES_FRAME_LIMITS, within the awareness caps, not leaving
- * more than maxPendingBytes waiting, and keeping the document under NOTES.maxDocBytes. Each refusal logs one
- * line (user, group, reason) and closes the connection; the refused frame is never applied.
+ * within the connection's rates, decodable within NOTES_FRAME_LIMITS, awareness only for its own client ids,
+ * few new client ids, not leaving more than maxPendingBytes waiting, and keeping the document under
+ * NOTES.maxDocBytes. Each refusal logs one line (user, group, reason) and closes the connection; the refused
+ * frame is never applied.
  */
 export class NotesFrameGuard implements FrameGate {
   private readonly frames: TokenBucket;
@@ -41,33 +60,39 @@ export class NotesFrameGuard implements FrameGate {
     this.syncRequests = new TokenBucket(NOTES_FRAME_LIMITS.syncRequests, now);
   }
 
-  admit(frame: Uint8Array | null): FrameRefusal | null {
+  get userId(): string {
+    return this.options.userId;
+  }
+
+  admit(frame: Uint8Array | null): FrameVerdict {
     const { store, groupId, userId } = this.options;
     this.appliedUpdate = false;
-    if (!store.isOpen) return { code: CLOSE_CODES.shuttingDown, reason: 'server stopping' };
+    if (!store.isOpen) return { kind: 'refuse', code: CLOSE_CODES.shuttingDown, reason: 'server stopping' };
     // Rates first: they cost nothing and cut a flood before any decoding or database probe.
     if (!this.frames.take(1)) return this.refuse(NOTES.closeRateLimited, 'too many frames');
     if (frame === null) return this.refuse(NOTES.closeMalformed, 'text frame');
     if (!this.bytes.take(frame.byteLength)) return this.refuse(NOTES.closeRateLimited, 'too many bytes');
-    if (!store.isMember(groupId, userId)) return { code: CLOSE_CODES.forbidden, reason: 'not a member' };
+    if (!store.isMember(groupId, userId)) {
+      return { kind: 'refuse', code: CLOSE_CODES.forbidden, reason: 'not a member' };
+    }
 
     const doc = docs.get(this.options.docName);
     let decoded: NotesFrame;
     try {
       decoded = decodeNotesFrame(frame, (client) => (doc ? Y.getState(doc.store, client) : 0));
     } catch (err) {
-      if (err instanceof MalformedFrame) return this.refuse(NOTES.closeMalformed, err.reason);
+      if (err instanceof MalformedFrame) return this.refuse(err.code ?? NOTES.closeMalformed, err.reason);
       throw err;
     }
     switch (decoded.kind) {
       case 'sync-request':
         return this.syncRequests.take(1)
-          ? null
+          ? deliver
           : this.refuse(NOTES.closeRateLimited, 'too many sync requests');
       case 'awareness':
-        return this.admitAwareness(decoded.bytes, decoded.clients);
+        return doc ? this.admitAwareness(doc, decoded.entries) : drop;
       case 'update':
-        return doc ? this.admitUpdate(doc, decoded.bytes, decoded.missingDependencies) : null;
+        return doc ? this.admitUpdate(doc, decoded) : deliver;
     }
   }
 
@@ -80,7 +105,7 @@ export class NotesFrameGuard implements FrameGate {
     const { log, groupId } = this.options;
     if (pendingBytes(doc) > NOTES_FRAME_LIMITS.maxPendingBytes) {
       dropPending(doc);
-      return this.refuse(NOTES.closeUnresolved, 'too many unresolved edits');
+      return this.refusal(NOTES.closeUnresolved, 'too many unresolved edits');
     }
     schedulePendingDrop(doc, (bytes) =>
       log.warn({ groupId, bytes }, 'notes: dropped pending updates that stayed unresolved'),
@@ -88,33 +113,55 @@ export class NotesFrameGuard implements FrameGate {
     return null;
   }
 
-  private admitAwareness(bytes: number, clients: number[]): FrameRefusal | null {
-    if (!this.awarenessBytes.take(bytes)) return this.refuse(NOTES.closeRateLimited, 'too much awareness');
-    for (const client of clients) this.awarenessClients.add(client);
+  /** The socket closed: the client ids it announced may be announced by another connection now. */
+  closed(): void {
+    const doc = docs.get(this.options.docName);
+    if (doc) releaseAwareness(doc, this);
+  }
+
+  /**
+   * Applies only this connection's own entries (see sortAwareness): relays of other members' states are
+   * dropped without counting against anything but the frame and byte rates every frame pays.
+   */
+  private admitAwareness(doc: WSSharedDoc, entries: AwarenessEntry[]): FrameVerdict {
+    const { kept, claimed } = sortAwareness(doc, doc.awareness, this, entries);
+    for (const client of claimed) this.awarenessClients.add(client);
     if (this.awarenessClients.size > NOTES_FRAME_LIMITS.maxAwarenessClientsPerConnection) {
       return this.refuse(NOTES.closeMalformed, 'too many awareness clients');
     }
-    return null;
+    if (kept.length === 0) return drop;
+    if (!this.awarenessBytes.take(kept.reduce((sum, entry) => sum + entryBytes(entry), 0))) {
+      return this.refuse(NOTES.closeRateLimited, 'too much awareness');
+    }
+    claimAwareness(doc, this, claimed);
+    return kept.length === entries.length ? deliver : { kind: 'deliver', frame: awarenessFrameOf(kept) };
   }
 
-  private admitUpdate(doc: Y.Doc, bytes: number, missingDependencies: boolean): FrameRefusal | null {
+  private admitUpdate(doc: Y.Doc, update: Extract<NotesFrame, { kind: 'update' }>): FrameVerdict {
     // An update that cannot be applied yet waits as pending; refuse it before it is held if it would not fit.
-    if (missingDependencies && bytes + pendingBytes(doc) > NOTES_FRAME_LIMITS.maxPendingBytes) {
+    if (update.missingDependencies && update.bytes + pendingBytes(doc) > NOTES_FRAME_LIMITS.maxPendingBytes) {
       return this.refuse(NOTES.closeUnresolved, 'update depends on missing edits');
     }
-    if (wouldExceedDocLimit(doc, bytes)) {
-      this.options.log.warn(
-        { groupId: this.options.groupId, userId: this.options.userId, bytes },
-        'notes update refused: document too large',
-      );
-      return { code: NOTES.closeTooLarge, reason: 'notes too large' };
+    if (update.newClients > 0) {
+      if (doc.store.clients.size + update.newClients > NOTES_FRAME_LIMITS.maxDocClients) {
+        return this.refuse(NOTES.closeTooLarge, 'notes have too many clients');
+      }
+      const key = `${this.options.docName}\0${this.options.userId}`;
+      if (!newClientsPerMember.take(key, update.newClients)) {
+        return this.refuse(NOTES.closeRateLimited, 'too many new clients');
+      }
     }
+    if (!admitDocGrowth(doc, update)) return this.refuse(NOTES.closeTooLarge, 'notes too large');
     this.appliedUpdate = true;
-    return null;
+    return deliver;
+  }
+
+  private refuse(code: number, reason: string): FrameVerdict {
+    return { kind: 'refuse', ...this.refusal(code, reason) };
   }
 
   /** The one log line of a refusal: who, which group, why (no stack, no frame bytes). */
-  private refuse(code: number, reason: string): FrameRefusal {
+  private refusal(code: number, reason: string): FrameRefusal {
     const { log, userId, groupId } = this.options;
     log.warn({ userId, groupId, reason, code }, 'notes frame refused');
     return { code, reason };

@@ -1,8 +1,14 @@
 import { isUtf8 } from 'node:buffer';
 
-/** A frame the server refuses; `reason` goes into the close frame and the log line (keep it short). */
+/**
+ * A frame the server refuses; `reason` goes into the close frame and the log line (keep it short). `code` is
+ * the close code when it is not NOTES.closeMalformed (an oversized frame is closeTooLarge).
+ */
 export class MalformedFrame extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly code?: number,
+  ) {
     super(reason);
   }
 }
@@ -102,11 +108,11 @@ export class FrameReader {
   }
 
   /** A string Yjs will JSON.parse: a parse error there would abort the update half-applied. */
-  jsonString(allowUndefined: boolean): void {
+  jsonString(allowUndefined: boolean): unknown {
     const text = this.varString();
-    if (allowUndefined && text === 'undefined') return;
+    if (allowUndefined && text === 'undefined') return undefined;
     try {
-      JSON.parse(text);
+      return JSON.parse(text) as unknown;
     } catch {
       throw new MalformedFrame('invalid json');
     }

@@ -7,12 +7,21 @@ export interface FrameRefusal {
   reason: string;
 }
 
+/**
+ * What happens to a frame: refused (the socket closes), delivered to Yjs (as received, or as `frame`: an
+ * awareness message with other members' relayed entries taken out), or dropped quietly (nothing in it to apply).
+ */
+export type FrameVerdict =
+  ({ kind: 'refuse' } & FrameRefusal) | { kind: 'deliver'; frame?: Uint8Array } | { kind: 'drop' };
+
 /** The checks around each incoming frame. */
 export interface FrameGate {
-  /** Before Yjs sees the frame (null for a text frame); a refusal closes the socket and drops the frame. */
-  admit(frame: Uint8Array | null): FrameRefusal | null;
-  /** Right after Yjs applied an admitted frame (setupWSConnection's listener is synchronous). */
+  /** Before Yjs sees the frame (null for a text frame). */
+  admit(frame: Uint8Array | null): FrameVerdict;
+  /** Right after Yjs applied a delivered frame (setupWSConnection's listener is synchronous). */
   settle(): FrameRefusal | null;
+  /** The socket closed. */
+  closed(): void;
 }
 
 /**
@@ -33,14 +42,17 @@ export class GuardedSocket extends EventEmitter {
       if (this.refused) return;
       // Yjs speaks binary only; with binaryType 'arraybuffer' (set by setupWSConnection) data is an ArrayBuffer.
       const frame = isBinary ? toBytes(data) : null;
-      const refusal = gate.admit(frame);
-      if (refusal) return this.refuse(refusal);
-      if (frame === null) return;
-      this.emit('message', data);
+      const verdict = gate.admit(frame);
+      if (verdict.kind === 'refuse') return this.refuse(verdict);
+      if (verdict.kind === 'drop' || frame === null) return;
+      this.emit('message', verdict.frame ?? data);
       const late = gate.settle();
       if (late) this.refuse(late);
     });
-    raw.on('close', () => this.emit('close'));
+    raw.on('close', () => {
+      gate.closed();
+      this.emit('close');
+    });
     raw.on('pong', () => this.emit('pong'));
   }
 

@@ -1,8 +1,8 @@
 import * as Y from 'yjs';
 import { setPersistence, type WSSharedDoc } from '@y/websocket-server/utils';
-import { NOTES } from '@campus/protocol';
+import { NOTES, NOTES_FRAME_LIMITS } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
-import { cancelPendingDrop, dropPending, pendingBytes } from './pending';
+import { cancelPendingDrop, dropPending } from './pending';
 import type { NotesStore } from './store';
 
 /** More rows than this for one group and they are folded into a single snapshot row. */
@@ -16,7 +16,10 @@ export interface NotesBinding {
 
 interface BoundDoc extends NotesBinding {
   rows: number;
-  /** Bytes stored for the group: exact right after a compaction, an upper bound of the state size between. */
+  /**
+   * An upper bound of the encoded document (Y.encodeStateAsUpdate, pending included): its exact size when last
+   * measured, plus the growth bound of every update admitted since (see growthBound).
+   */
   bytes: number;
 }
 
@@ -58,18 +61,14 @@ function bindState(docName: string, doc: WSSharedDoc): void {
   const stale = dropPending(doc);
   if (stale > 0)
     binding.log.warn({ groupId: binding.groupId, bytes: stale }, 'notes: dropped stored pending');
-  const state: BoundDoc = {
-    ...binding,
-    rows: updates.length,
-    bytes: updates.reduce((sum, update) => sum + update.byteLength, 0),
-  };
+  const state: BoundDoc = { ...binding, rows: updates.length, bytes: 0 };
+  state.bytes = encodedSize(doc);
   bound.set(doc, state);
   doc.on('update', (update: Uint8Array) => {
     try {
       if (!state.store.isOpen) return;
       state.store.append(state.groupId, update);
       state.rows += 1;
-      state.bytes += update.byteLength;
       if (state.rows > COMPACT_AFTER_ROWS) compact(doc, state);
     } catch (err) {
       state.log.error({ err, groupId: state.groupId }, 'storing a notes update failed');
@@ -91,15 +90,43 @@ function writeState(docName: string, doc: WSSharedDoc): Promise<void> {
   return Promise.resolve();
 }
 
+/** The exact size a joiner would receive, pending structs included (encodeStateAsUpdate merges them in). */
+function encodedSize(doc: Y.Doc): number {
+  return Y.encodeStateAsUpdate(doc).byteLength;
+}
+
+export interface UpdateShape {
+  bytes: number;
+  structs: number;
+  deleteRanges: number;
+}
+
+/** One extra struct header in the encoding: info byte, origin and right origin IDs, a length. */
+const SPLIT_BYTES = 32;
+
 /**
- * Whether a frame of `incomingBytes` could push the document past NOTES.maxDocBytes. Pending bytes count too,
- * since they would be sent to every joiner. The running byte count over-estimates (deleted text stays
- * counted until the next compaction), so compact once before refusing.
+ * How much an update can grow the encoded document, at most. Its structs are stored as they arrive, and the
+ * deleted ones appear once more in the delete set (2 × bytes). Each struct can split the item at its origin
+ * and its right origin, and each delete range the items at its two ends: a split adds one struct header.
+ * The sum of incoming bytes alone undercounts (10,000 one-byte GC blocks re-encoded to twice their size).
  */
-export function wouldExceedDocLimit(doc: Y.Doc, incomingBytes: number): boolean {
+export function growthBound(update: UpdateShape): number {
+  return 2 * update.bytes + 2 * SPLIT_BYTES * (update.structs + update.deleteRanges);
+}
+
+/**
+ * Admits an update before it is applied if the document stays within NOTES.maxDocBytes (a deletion-only
+ * update within deleteReserveBytes more, so full notes can always be shortened), and counts its growth bound.
+ * When the running bound says no, the document is measured exactly first (O(document), so only then).
+ */
+export function admitDocGrowth(doc: Y.Doc, update: UpdateShape): boolean {
   const state = bound.get(doc);
-  if (!state) return false;
-  if (state.bytes + pendingBytes(doc) + incomingBytes <= NOTES.maxDocBytes) return false;
-  compact(doc, state);
-  return state.bytes + pendingBytes(doc) + incomingBytes > NOTES.maxDocBytes;
+  if (!state) return true;
+  const growth = growthBound(update);
+  const limit =
+    update.structs === 0 ? NOTES.maxDocBytes + NOTES_FRAME_LIMITS.deleteReserveBytes : NOTES.maxDocBytes;
+  if (state.bytes + growth > limit) state.bytes = encodedSize(doc);
+  if (state.bytes + growth > limit) return false;
+  state.bytes += growth;
+  return true;
 }

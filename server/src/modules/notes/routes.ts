@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { upgradeWebSocket, type HttpBindings } from '@hono/node-server';
 import { WebSocket } from 'ws';
 import {
+  NOTES_FRAME_LIMITS,
   NOTES_MSG,
   NOTES_SUBPROTOCOL,
   NOTES_TOKEN_PREFIX,
@@ -13,6 +14,7 @@ import { RevocableWebSocket } from '../../lib/auth/revocable-web-socket';
 import { sessionIdFromToken } from '../../lib/auth/session-token';
 import { validateSessionToken } from '../../lib/auth/sessions';
 import { openNotesConnection } from './connection';
+import { KeyedBuckets } from './keyed-buckets';
 import { NotesStore } from './store';
 
 /** Group ids are server-made UUIDs; anything else cannot name a group and never reaches a query. */
@@ -40,6 +42,8 @@ function tokenFrom(protocols: readonly string[]): string | null {
  */
 export function notesRoutes(deps: AppDeps) {
   const store = new NotesStore(deps.sqlite, deps.now);
+  // Each upgrade opens the document and costs a sync; y-websocket retries a 429 with its backoff.
+  const upgrades = new KeyedBuckets(NOTES_FRAME_LIMITS.upgrades, deps.now);
   const routes = new Hono<{ Bindings: HttpBindings }>();
 
   routes.get('/:groupId', async (c) => {
@@ -51,7 +55,7 @@ export function notesRoutes(deps: AppDeps) {
     // Tracked before the lookup, so a logout that commits between the check and the open still closes it.
     const live = new RevocableWebSocket();
     const entry = deps.liveSockets.track(sessionIdFromToken(token), live);
-    const refuse = (status: 401 | 403 | 400 | 426, error: string) => {
+    const refuse = (status: 401 | 403 | 400 | 426 | 429, error: string) => {
       entry.release();
       return c.json({ error }, status);
     };
@@ -63,6 +67,7 @@ export function notesRoutes(deps: AppDeps) {
     if (!found || live.isRevoked) return refuse(401, SERVER_MSG.unauthorized);
     const userId = found.user.id;
     entry.identify(userId);
+    if (!upgrades.take(userId)) return refuse(429, SERVER_MSG.tooManyRequests);
     if (!GROUP_ID.test(groupId) || !store.isMember(groupId, userId)) {
       return refuse(403, REALTIME_ERRORS.notGroupMember);
     }

@@ -9,6 +9,10 @@ export type ClockOf = (client: number) => number;
 
 export interface UpdateSummary {
   structs: number;
+  /** Ranges in the delete set: each may split an item of the document in two. */
+  deleteRanges: number;
+  /** Client ids the server has no struct of yet (clockOf is 0): each stays in the document forever. */
+  newClients: number;
   /** True if Yjs would hold part of this update as pending (a gap, or a reference to an edit it lacks). */
   missingDependencies: boolean;
 }
@@ -49,6 +53,7 @@ export function walkUpdate(update: Uint8Array, clockOf: ClockOf): UpdateSummary 
   const seenClients = new Set<number>();
   let missing = false;
   let structs = 0;
+  let newClients = 0;
 
   // Client block: struct count, client, clock; a struct is at least two bytes (info + length or content).
   const blocks = reader.count(4);
@@ -62,6 +67,9 @@ export function walkUpdate(update: Uint8Array, clockOf: ClockOf): UpdateSummary 
     seenClients.add(client);
     let clock = reader.varUint();
     const known = clockOf(client);
+    if (known === 0 && ++newClients > NOTES_FRAME_LIMITS.maxNewClientsPerFrame) {
+      throw new MalformedFrame('too many new clients');
+    }
     // Yjs integrates a block only from a clock it already has; past a gap or a Skip the rest waits as pending.
     let reachable = clock <= known;
     if (!reachable) missing = true;
@@ -88,9 +96,11 @@ export function walkUpdate(update: Uint8Array, clockOf: ClockOf): UpdateSummary 
 
   // Delete set: clients, then (clock, length) ranges; a range past what is known waits as pending.
   const deleteClients = reader.count(2);
+  let deleteRanges = 0;
   for (let c = 0; c < deleteClients; c++) {
     const client = reader.varUint(MAX_CLIENT_ID);
     const ranges = reader.count(2);
+    deleteRanges += ranges;
     const known = reach(client);
     for (let r = 0; r < ranges; r++) {
       const clock = reader.varUint();
@@ -100,7 +110,7 @@ export function walkUpdate(update: Uint8Array, clockOf: ClockOf): UpdateSummary 
     }
   }
   if (!reader.done) throw new MalformedFrame('trailing bytes in update');
-  return { structs, missingDependencies: missing };
+  return { structs, deleteRanges, newClients, missingDependencies: missing };
 }
 
 /** An ID written as two varints (UpdateDecoderV1.readLeftID). */
@@ -117,11 +127,9 @@ function readStruct(reader: FrameReader, client: number, clock: number, refs: Re
   const info = reader.uint8();
   const kind = info & CONTENT_MASK;
   if (kind === SKIP) return null;
-  if (kind === GC) {
-    const length = reader.varUint();
-    if (length === 0) throw new MalformedFrame('empty struct');
-    return length;
-  }
+  // A GC struct replaces content whose parent type was deleted; the notes have one root text and no nested
+  // types, so no client's document holds one. Refused: a GC struct is two bytes that add a client for good.
+  if (kind === GC) throw new MalformedFrame('gc struct not allowed');
   const addRef = (ref: Reference) => {
     if (ref.client === client && ref.clock >= clock) throw new MalformedFrame('reference to a later struct');
     if (ref.client !== client) refs.push(ref);
