@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolveDataDir } from './data-dir';
 
 export interface Config {
   port: number;
@@ -18,6 +19,11 @@ export interface Config {
    * many students from one address; production always uses the real limits.
    */
   authRateMultiplier: number;
+  /**
+   * DEV_MAILBOX=1: serve the dev mailbox even on a non-loopback HOST without SMTP_URL (a trusted LAN demo).
+   * Never in production. See lib/mail/mail-policy.ts.
+   */
+  devMailbox: boolean;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,7 +38,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     host,
-    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    dataDir: resolveDataDir(env.DATA_DIR),
     publicUrl: (env.PUBLIC_URL ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(
       /\/+$/,
       '',
@@ -45,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.WEB_DIST ?? path.join(here, '..', '..', 'apps', 'web', 'dist')),
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     authRateMultiplier: nodeEnv === 'test' ? Math.max(1, Number(env.AUTH_RATE_MULTIPLIER) || 1) : 1,
+    devMailbox: env.DEV_MAILBOX === '1',
   };
 }
 

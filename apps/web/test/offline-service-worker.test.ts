@@ -19,13 +19,17 @@ const pathOf = (input: string | FakeRequest) =>
 
 /** Runs public/sw.js against an in-memory Cache Storage and a network the test switches off. */
 function startWorker() {
-  const network = { up: true, requests: [] as string[] };
+  const network = { up: true, requests: [] as string[], manifest: null as string[] | null, html: INDEX_HTML };
   const fetchFn = vi.fn(async (input: string | FakeRequest) => {
     const path = pathOf(input);
     network.requests.push(path);
     if (!network.up) throw new TypeError('Failed to fetch');
+    if (path === '/asset-manifest.json') {
+      if (!network.manifest) return new Response('Not found', { status: 404 });
+      return Response.json({ assets: network.manifest });
+    }
     const html = path === '/' || !path.includes('.');
-    return new Response(html ? INDEX_HTML : `body of ${path}`, {
+    return new Response(html ? network.html : `body of ${path}`, {
       headers: { 'Content-Type': html ? 'text/html' : 'text/javascript' },
     });
   });
@@ -40,6 +44,8 @@ function startWorker() {
         const response = await fetchFn(input);
         store.set(pathOf(input), response);
       },
+      keys: async () => [...store.keys()].map((path) => ({ url: `${ORIGIN}${path}` })),
+      delete: async (input: string | FakeRequest) => store.delete(pathOf(input)),
     };
   };
   const caches = {
@@ -111,6 +117,39 @@ describe('the app-shell service worker', () => {
     await worker.request('/assets/emoji-123.js');
     worker.network.up = false;
     expect(await (await worker.request('/assets/emoji-123.js'))!.text()).toBe('body of /assets/emoji-123.js');
+  });
+
+  it('keeps every chunk the build lists at install, so any screen opens offline', async () => {
+    const worker = startWorker();
+    worker.network.manifest = ['/assets/index-abc.js', '/assets/index-def.css', '/assets/ChatPage-1.js'];
+    await worker.lifecycle('install');
+    expect(worker.cached()).toContain('/assets/ChatPage-1.js');
+    worker.network.up = false;
+    expect(await (await worker.request('/assets/ChatPage-1.js'))!.text()).toBe(
+      'body of /assets/ChatPage-1.js',
+    );
+  });
+
+  it('after a deploy, fetches the new build’s chunks on navigation and drops the old ones', async () => {
+    const worker = startWorker();
+    worker.network.manifest = ['/assets/index-abc.js', '/assets/ChatPage-1.js'];
+    await worker.lifecycle('install');
+    worker.network.manifest = ['/assets/index-new.js', '/assets/ChatPage-2.js'];
+    worker.network.html = INDEX_HTML.replace('index-abc.js', 'index-new.js');
+    await worker.request('/talk', { mode: 'navigate' });
+    await vi.waitFor(() => expect(worker.cached()).toContain('/assets/ChatPage-2.js'));
+    await vi.waitFor(() => expect(worker.cached()).not.toContain('/assets/ChatPage-1.js'));
+    expect(worker.cached()).toContain('/assets/index-new.js');
+  });
+
+  it('does no asset work on a navigation to the same build', async () => {
+    const worker = startWorker();
+    worker.network.manifest = ['/assets/index-abc.js'];
+    await worker.lifecycle('install');
+    worker.network.requests.length = 0;
+    await worker.request('/talk', { mode: 'navigate' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(worker.network.requests).toEqual(['/talk']);
   });
 
   it('never touches API calls, the socket, files, dev pages or writes', async () => {

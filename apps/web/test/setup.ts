@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import { configure } from '@testing-library/react';
 
 /**
@@ -6,3 +7,6 @@ import { configure } from '@testing-library/react';
  * over a second then: a wait that long is load, not a bug, so the tests wait up to 5 s.
  */
 configure({ asyncUtilTimeout: 5000 });
+
+// Screens load as lazy chunks in the app; the screen tests render them eagerly (see eager-routes.ts).
+vi.mock('../src/app/lazy-routes', () => import('./eager-routes'));

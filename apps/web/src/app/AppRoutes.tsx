@@ -1,18 +1,24 @@
-import { Navigate, Route, Routes } from 'react-router-dom';
-import { AdminDocumentsPage } from '../features/admin/AdminDocumentsPage';
-import { AuthScreen } from '../features/auth/AuthScreen';
-import { ChatPage } from '../features/chat/ChatPage';
-import { ConfessionsPage } from '../features/confessions/ConfessionsPage';
-import { CreateGroupPage } from '../features/create-group/CreateGroupPage';
-import { GroupChatPage } from '../features/group-chat/GroupChatPage';
-import * as screens from '../features/pages/screens';
-import { ProfilePage } from '../features/profile/ProfilePage';
+import { useEffect, type ComponentType, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { FullPageLoading, ServerUnreachable } from '../features/session/FullPageStatus';
 import { PublicOnly, RequireAdmin, RequireAuth } from '../features/session/guards';
 import { useSession } from '../features/session/session-context';
-import { AppShell } from '../features/shell/AppShell';
-import { TalkPage } from '../features/talk/TalkPage';
-import { UploadDocumentPage } from '../features/upload/UploadDocumentPage';
+import {
+  ADMIN,
+  AUTH,
+  CHAT,
+  CONFESSIONS,
+  CREATE_GROUP,
+  GROUP,
+  PLACEHOLDERS as P,
+  PROFILE,
+  SHELL,
+  TALK,
+  UPLOAD,
+  preloadRoute,
+} from './lazy-routes';
+import { RouteErrorBoundary } from './RouteErrorBoundary';
+import { PageLoading, ScreenLoading } from './RouteLoading';
 
 /** '/' goes to Talk when signed in, otherwise to login. */
 function RootRedirect() {
@@ -22,39 +28,64 @@ function RootRedirect() {
   return <Navigate to={status === 'signed-in' ? '/talk' : '/login'} replace />;
 }
 
+type Lazy = ComponentType<{ fallback: ReactNode }>;
+
+/** A whole screen: nothing of the app is on the page yet while it loads. */
+function screen(Screen: Lazy) {
+  return <Screen fallback={<ScreenLoading />} />;
+}
+
+/** A page inside the shell: the sidebar and top bar stay up while the page loads. */
+function page(Page: Lazy) {
+  return <Page fallback={<PageLoading />} />;
+}
+
+/**
+ * Each navigation fetches the shell's and the page's chunks together (see preloadRoute). After the first
+ * paint, not before it: the chunks then download while the session is checked.
+ */
+function usePreloadRoute(): void {
+  const { pathname } = useLocation();
+  const { status } = useSession();
+  useEffect(() => preloadRoute(pathname, status !== 'signed-out'), [pathname, status]);
+}
+
 /** The route map of the specification, section 2. */
 export function AppRoutes() {
+  usePreloadRoute();
   return (
-    <Routes>
-      <Route element={<PublicOnly />}>
-        <Route path="/login" element={<AuthScreen />} />
-        <Route path="/signup" element={<AuthScreen />} />
-      </Route>
-      <Route path="/" element={<RootRedirect />} />
-      <Route element={<RequireAuth />}>
-        <Route element={<AppShell />}>
-          <Route path="/upload-document" element={<UploadDocumentPage />} />
-          <Route path="/talk" element={<TalkPage />} />
-          <Route path="/chat/:userId" element={<ChatPage />} />
-          <Route path="/group/:groupId" element={<GroupChatPage />} />
-          <Route path="/create-group" element={<CreateGroupPage />} />
-          <Route path="/random-talk-options" element={<screens.RandomTalkOptionsPage />} />
-          <Route path="/random-audio" element={<screens.RandomAudioPage />} />
-          <Route path="/random-video" element={<screens.RandomVideoPage />} />
-          <Route path="/random-chat" element={<screens.RandomChatPage />} />
-          <Route path="/focused-talk" element={<screens.FocusedTalkPage />} />
-          <Route path="/focused-talk-options" element={<screens.FocusedTalkOptionsPage />} />
-          <Route path="/friends" element={<screens.FriendsPage />} />
-          <Route path="/confessions" element={<ConfessionsPage />} />
-          <Route path="/call-history" element={<screens.CallHistoryPage />} />
-          <Route path="/profile" element={<ProfilePage />} />
-          <Route path="/call" element={<screens.CallPage />} />
-          <Route element={<RequireAdmin />}>
-            <Route path="/admin/documents" element={<AdminDocumentsPage />} />
+    <RouteErrorBoundary>
+      <Routes>
+        <Route element={<PublicOnly />}>
+          <Route path="/login" element={screen(AUTH.Screen)} />
+          <Route path="/signup" element={screen(AUTH.Screen)} />
+        </Route>
+        <Route path="/" element={<RootRedirect />} />
+        <Route element={<RequireAuth />}>
+          <Route element={screen(SHELL.Screen)}>
+            <Route path="/upload-document" element={page(UPLOAD.Screen)} />
+            <Route path="/talk" element={page(TALK.Screen)} />
+            <Route path="/chat/:userId" element={page(CHAT.Screen)} />
+            <Route path="/group/:groupId" element={page(GROUP.Screen)} />
+            <Route path="/create-group" element={page(CREATE_GROUP.Screen)} />
+            <Route path="/random-talk-options" element={page(P.randomTalkOptions.Screen)} />
+            <Route path="/random-audio" element={page(P.randomAudio.Screen)} />
+            <Route path="/random-video" element={page(P.randomVideo.Screen)} />
+            <Route path="/random-chat" element={page(P.randomChat.Screen)} />
+            <Route path="/focused-talk" element={page(P.focusedTalk.Screen)} />
+            <Route path="/focused-talk-options" element={page(P.focusedTalkOptions.Screen)} />
+            <Route path="/friends" element={page(P.friends.Screen)} />
+            <Route path="/confessions" element={page(CONFESSIONS.Screen)} />
+            <Route path="/call-history" element={page(P.callHistory.Screen)} />
+            <Route path="/profile" element={page(PROFILE.Screen)} />
+            <Route path="/call" element={page(P.call.Screen)} />
+            <Route element={<RequireAdmin />}>
+              <Route path="/admin/documents" element={page(ADMIN.Screen)} />
+            </Route>
           </Route>
         </Route>
-      </Route>
-      <Route path="*" element={<Navigate to="/talk" replace />} />
-    </Routes>
+        <Route path="*" element={<Navigate to="/talk" replace />} />
+      </Routes>
+    </RouteErrorBoundary>
   );
 }

@@ -1,6 +1,13 @@
-import { deleteUserDatabase } from '@campus/sync';
 import { clearSession } from '../../lib/session-storage';
-import { deleteNotesDatabases } from '../notes/notes-database';
+
+/*
+ * Loaded only when a user signs out: importing them here statically would put the sync engine, Dexie and
+ * Yjs into the entry chunk that the login screen downloads (they load with the signed-in shell instead).
+ */
+const deleteUserDatabase = (userId: string) =>
+  import('@campus/sync').then((sync) => sync.deleteUserDatabase(userId));
+const deleteNotesDatabases = (userId: string) =>
+  import('../notes/notes-database').then((notes) => notes.deleteNotesDatabases(userId));
 
 /** A database held open by another tab blocks its deletion; logging out must not wait on that forever. */
 const CLEANUP_TIMEOUT_MS = 3000;

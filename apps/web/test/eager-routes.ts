@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import { AdminDocumentsPage } from '../src/features/admin/AdminDocumentsPage';
+import { AuthScreen } from '../src/features/auth/AuthScreen';
+import { ChatPage } from '../src/features/chat/ChatPage';
+import { ConfessionsPage } from '../src/features/confessions/ConfessionsPage';
+import { CreateGroupPage } from '../src/features/create-group/CreateGroupPage';
+import { GroupChatPage } from '../src/features/group-chat/GroupChatPage';
+import * as screens from '../src/features/pages/screens';
+import { ProfilePage } from '../src/features/profile/ProfilePage';
+import { AppShell } from '../src/features/shell/AppShell';
+import { TalkPage } from '../src/features/talk/TalkPage';
+import { UploadDocumentPage } from '../src/features/upload/UploadDocumentPage';
+import type * as LazyRoutes from '../src/app/lazy-routes';
+
+/**
+ * The routes' screens, imported up front. The screen tests check behaviour and read the first render at
+ * once, as the app did before screens became lazy chunks; lazy-routes.test.tsx covers the lazy loading.
+ */
+const eager = (Screen: () => ReactNode): LazyRoutes.LazyRoute => ({
+  Screen,
+  preload: async () => ({ default: Screen }),
+});
+
+export const AUTH = eager(AuthScreen);
+export const SHELL = eager(AppShell);
+export const TALK = eager(TalkPage);
+export const CHAT = eager(ChatPage);
+export const GROUP = eager(GroupChatPage);
+export const CREATE_GROUP = eager(CreateGroupPage);
+export const CONFESSIONS = eager(ConfessionsPage);
+export const PROFILE = eager(ProfilePage);
+export const UPLOAD = eager(UploadDocumentPage);
+export const ADMIN = eager(AdminDocumentsPage);
+export const PLACEHOLDERS: typeof LazyRoutes.PLACEHOLDERS = {
+  randomTalkOptions: eager(screens.RandomTalkOptionsPage),
+  randomAudio: eager(screens.RandomAudioPage),
+  randomVideo: eager(screens.RandomVideoPage),
+  randomChat: eager(screens.RandomChatPage),
+  focusedTalk: eager(screens.FocusedTalkPage),
+  focusedTalkOptions: eager(screens.FocusedTalkOptionsPage),
+  friends: eager(screens.FriendsPage),
+  callHistory: eager(screens.CallHistoryPage),
+  call: eager(screens.CallPage),
+};
+export const preloadRoute: typeof LazyRoutes.preloadRoute = () => undefined;
