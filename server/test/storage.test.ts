@@ -127,7 +127,13 @@ describe('mappers', () => {
       last_content: 'a'.repeat(31),
       last_created_at: '2026-11-23T10:00:00.000Z',
     });
-    expect(item).toMatchObject({ id: 'u1', name: 'Priya Sharma', unreadCount: 0, isGroup: false, email: null });
+    expect(item).toMatchObject({
+      id: 'u1',
+      name: 'Priya Sharma',
+      unreadCount: 0,
+      isGroup: false,
+      email: null,
+    });
     expect(item.lastMessageSnippet).toBe(`${'a'.repeat(30)}...`);
   });
 
