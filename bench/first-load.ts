@@ -85,15 +85,31 @@ const FCP = `new Promise((resolve) => {
   poll();
 })`;
 
-/** When Talk home's own heading is on screen (not the session check before it), in ms since navigation. */
+/**
+ * Records, inside the page, the moment Talk home's own heading (not the session check before it) enters the
+ * DOM: a MutationObserver from the first byte, so neither Playwright's polling nor a round trip to read the
+ * clock is counted.
+ */
+const WATCH_HEADING = `(() => {
+  const seen = () => [...document.querySelectorAll('h1')].some((h) => h.textContent.trim() === 'Talk');
+  new MutationObserver((_records, observer) => {
+    if (window.__talkReadyAt === undefined && seen()) {
+      window.__talkReadyAt = performance.now();
+      observer.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+})()`;
+
+/** When Talk home's own heading was on screen, in ms since navigation. */
 async function talkReady(page: Page): Promise<number> {
   await page.getByRole('heading', { name: 'Talk', level: 1 }).waitFor();
-  return Number(await page.evaluate('performance.now()'));
+  return Number(await page.evaluate('window.__talkReadyAt'));
 }
 
 /** A signed-in visitor's first /talk (uncached), then a second, cached one: bytes and both paints. */
 async function talkRun(browser: Browser, storageState: Awaited<ReturnType<BrowserContext['storageState']>>) {
   const context = await browser.newContext({ baseURL: BASE, storageState });
+  await context.addInitScript(WATCH_HEADING);
   const page = await context.newPage();
   const seen = recordAssets(page);
   await page.goto('/talk');
@@ -104,6 +120,11 @@ async function talkRun(browser: Browser, storageState: Awaited<ReturnType<Browse
   // The worker installs after 'load'; the cached load is only meaningful once it controls the page.
   await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
   await page.waitForTimeout(1000);
+  // One reload first: the worker's first navigation may still be busy with its precache; the figure is the
+  // steady state of a returning student.
+  await page.goto('/talk');
+  await talkReady(page);
+  await page.waitForTimeout(500);
   await page.goto('/talk');
   const cachedReady = await talkReady(page);
   const cachedPaint = Number(await page.evaluate(FCP));
