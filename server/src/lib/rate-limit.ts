@@ -20,24 +20,29 @@ export class RateLimiter {
     private readonly now: () => number,
   ) {}
 
-  /** Records a hit for the key; returns the ms to wait when over the limit, or 0 when allowed. */
-  hit(key: string): number {
+  /**
+   * Records `count` hits for the key at once, all or none; returns the ms until they would fit when over the
+   * limit, or 0 when allowed.
+   */
+  hit(key: string, count = 1): number {
     const now = this.now();
     this.sweep(now);
     const since = now - this.rule.windowMs;
     const log = (this.hits.get(key) ?? []).filter((t) => t > since);
-    if (log.length >= this.rule.limit) {
+    if (log.length + count > this.rule.limit) {
       this.hits.set(key, log);
-      return log[0]! + this.rule.windowMs - now;
+      // More than the whole window allows can never fit: wait a full window, as for an empty log.
+      const freeing = log[log.length + count - this.rule.limit - 1];
+      return (freeing ?? now) + this.rule.windowMs - now;
     }
-    log.push(now);
+    for (let i = 0; i < count; i++) log.push(now);
     this.hits.set(key, log);
     return 0;
   }
 
-  /** Throws 429 when the key is over its limit. */
-  consume(key: string, message: string = SERVER_MSG.tooManyRequests): void {
-    const waitMs = this.hit(key);
+  /** Throws 429 when the key's `count` hits would pass its limit. */
+  consume(key: string, message: string = SERVER_MSG.tooManyRequests, count = 1): void {
+    const waitMs = this.hit(key, count);
     if (waitMs > 0) throw new HttpError(429, message, { retryAfter: Math.ceil(waitMs / 1000) });
   }
 

@@ -72,6 +72,7 @@ export const CHAT_SERVER_MSG = {
   memberUnknown: 'One or more selected members do not exist.',
   groupNameTooLong: 'Group name must be at most 60 characters.',
   tooManyMembers: 'A group can have at most 100 members.',
+  tooManyNewMembers: "You're adding too many new people to groups. Try again later.",
   attachmentMissing: 'Choose a file to attach.',
   attachmentTooLarge: 'Attachments can be at most 10 MB.',
   attachmentType: 'This file type is not supported.',

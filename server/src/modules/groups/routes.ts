@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { createGroupBodySchema, pageQuerySchema } from '@campus/protocol';
+import { CHAT_SERVER_MSG, createGroupBodySchema, pageQuerySchema } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { RateLimiter } from '../../lib/rate-limit';
@@ -7,14 +7,23 @@ import { readBody } from '../../lib/validate';
 import { readQuery } from '../conversations/request';
 import { findGroup, groupPage } from '../chat/read-repo';
 import { groupNotFound, memberGroupId } from './access';
-import { createGroup } from './service';
+import { createGroup, countStrangers } from './service';
 
 /** Per user: plenty for real use, not enough to spam everyone's conversation list. */
 export const GROUP_CREATE_RATE = { limit: 10, windowMs: 10 * 60_000 };
 
+/**
+ * People a user may add to new groups per hour who are not yet their contacts (no direct chat with a
+ * message, no shared group). A group makes its members contacts and its messages reach them uncapped, so
+ * without this budget ten 100-member groups every ten minutes would reach the whole directory around the
+ * direct-message limits. Fifty covers a new study group or a class; contacts are never counted.
+ */
+export const GROUP_STRANGERS_RATE = { limit: 50, windowMs: 60 * 60_000 };
+
 /** /api/groups: create a group; a group and its history, for members only. */
 export function groupRoutes(deps: AppDeps) {
   const creations = new RateLimiter(GROUP_CREATE_RATE, deps.now);
+  const strangerAdds = new RateLimiter(GROUP_STRANGERS_RATE, deps.now);
   // Per route, not `.use`: /api/groups/:id/attachments (attachments module) authenticates itself.
   const auth = requireUser(deps);
   return new Hono<AuthEnv>()
@@ -22,6 +31,8 @@ export function groupRoutes(deps: AppDeps) {
       const body = await readBody(c, createGroupBodySchema);
       const userId = c.get('user').id;
       creations.consume(userId);
+      const strangers = countStrangers(deps.sqlite, userId, body.memberIds);
+      if (strangers > 0) strangerAdds.consume(userId, CHAT_SERVER_MSG.tooManyNewMembers, strangers);
       return c.json(createGroup(deps, userId, body), 201);
     })
     .get('/:groupId', auth, async (c) => {

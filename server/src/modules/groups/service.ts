@@ -28,6 +28,17 @@ function statements(sqlite: SQLite.Database) {
     ),
     // A new group sorts among conversations by when it was made, until its first message.
     setLastSeq: sqlite.prepare<[number, string]>(`UPDATE groups SET last_seq = ? WHERE id = ?`),
+    // Members who are not yet the creator's contacts (the presence rule): per member, the direct pair's
+    // primary key, then the creator's groups (group_members_user_idx) probed by (group_id, user_id).
+    strangers: sqlite.prepare<[string, string, string, string], { n: number }>(
+      `SELECT count(*) AS n FROM (SELECT DISTINCT value AS id FROM json_each(?)) j
+        WHERE j.id <> ?
+          AND NOT EXISTS (SELECT 1 FROM direct_conversations d WHERE d.user_id = ? AND d.peer_id = j.id)
+          AND NOT EXISTS (
+            SELECT 1 FROM group_members m
+              JOIN group_members o ON o.group_id = m.group_id AND o.user_id = j.id
+             WHERE m.user_id = ?)`,
+    ),
   };
 }
 
@@ -39,6 +50,16 @@ function statementsFor(sqlite: SQLite.Database) {
     cache.set(sqlite, s);
   }
   return s;
+}
+
+/** How many of `memberIds` are not yet contacts of `creatorId` (unknown ids count too; creation refuses them). */
+export function countStrangers(
+  sqlite: SQLite.Database,
+  creatorId: string,
+  memberIds: readonly string[],
+): number {
+  const s = statementsFor(sqlite);
+  return s.strangers.get(JSON.stringify(memberIds), creatorId, creatorId, creatorId)!.n;
 }
 
 /**
