@@ -148,6 +148,10 @@ describe('a dev mailbox on a loopback listener behind a same-host proxy', () => 
         { 'x-forwarded-for': '203.0.113.9' },
         { forwarded: 'for=203.0.113.9;proto=https' },
         { 'x-real-ip': '203.0.113.9' },
+        { via: '1.1 proxy.example' },
+        { 'cf-connecting-ip': '203.0.113.9' },
+        { 'true-client-ip': '203.0.113.9' },
+        { 'x-forwarded-host': 'campus.example' },
         { 'X-Forwarded-For': '127.0.0.1' },
       ];
       for (const headers of forwarded) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_SERVER_MSG } from '@campus/protocol';
 import { GROUP_STRANGERS_RATE } from '../src/modules/groups/routes';
@@ -28,9 +29,10 @@ describe('strangers added to groups', () => {
   it('draw on an hourly budget, so groups cannot reach the whole directory around the direct-message limits', async () => {
     const ids = strangers.map((s) => s.id);
     const limit = GROUP_STRANGERS_RATE.limit;
-    // Forty new people, then ten more: the budget is spent exactly.
-    expect((await create(ids.slice(0, 40))).status).toBe(201);
-    expect((await create(ids.slice(40, limit))).status).toBe(201);
+    // A full group of new people always fits in one request; one more group spends the budget exactly.
+    const full = limit - 1;
+    expect((await create(ids.slice(0, full))).status).toBe(201);
+    expect((await create(ids.slice(full, limit))).status).toBe(201);
 
     // One more stranger is refused, and so is a group that mixes them with contacts; nothing is created.
     const refused = await create([ids[limit]!]);
@@ -38,6 +40,8 @@ describe('strangers added to groups', () => {
     expect(refused.body.error).toBe(CHAT_SERVER_MSG.tooManyNewMembers);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await create([ids[0]!, ids[limit + 1]!])).status).toBe(429);
+    // Ids of nobody are refused as unknown, not counted as new people.
+    expect((await create([ids[0]!, randomUUID()])).status).toBe(400);
     const groups = await server.get('/api/conversations', mallory.token);
     expect((groups.body as unknown as unknown[]).length).toBe(2);
 

@@ -65,9 +65,12 @@ interface Line {
  * owner, from an IP that has not failed, still signs in. Guessing from many IPs is slowed by a delay that
  * grows with the address's failures and is capped, so no request is held for long.
  *
- * The checks for one address run one after another, each after its delay: a delay that ran side by side
- * would let 1,000 parallel guesses all wait 8 s and then all be checked. Only a few may wait in line; the
- * rest are answered 429 at once, so a flood holds no sockets and the delay really bounds the guess rate.
+ * The checks for one address from IPs that have failed for it run one after another, each after its delay:
+ * a delay that ran side by side would let 1,000 parallel guesses all wait 8 s and then all be checked. Only
+ * a few may wait in line; the rest are answered 429 at once, so a flood holds no sockets and the delay really
+ * bounds the guess rate. An IP with no failures for the address never joins that line (a guesser keeping it
+ * full would otherwise lock the owner out again): it pays the delay and is checked. A guesser gets one such
+ * try per fresh IP, each IP then queues like the rest.
  */
 export class LoginThrottle {
   private readonly perPair: FailureCounter;
@@ -95,6 +98,8 @@ export class LoginThrottle {
     isFailure: (error: unknown) => boolean,
   ): Promise<T> {
     this.refuseBlockedPair(email, ip);
+    if (this.perPair.get(pairKey(email, ip)).count === 0)
+      return this.delayThenCheck(email, ip, check, isFailure);
     const line = this.lines.get(email) ?? { tail: Promise.resolve(), size: 0 };
     const room = this.rules.delayPerEmail.maxInLine ?? LOGIN_LINE_PER_EMAIL;
     if (line.size >= room) throw this.lineFull(email, line.size);
@@ -107,20 +112,30 @@ export class LoginThrottle {
       await before;
       // The guesses ahead in line may have used up this IP's failures for the address.
       this.refuseBlockedPair(email, ip);
-      const ms = this.delayFor(email);
-      if (ms > 0) await this.wait(ms);
-      const result = await check().catch((error: unknown) => {
-        if (isFailure(error)) this.failed(email, ip);
-        throw error;
-      });
-      // The address's count stays: the owner signing in must not reset the delay for a guesser elsewhere.
-      this.perPair.clear(pairKey(email, ip));
-      return result;
+      return await this.delayThenCheck(email, ip, check, isFailure);
     } finally {
       line.size -= 1;
       if (line.size === 0) this.lines.delete(email);
       done();
     }
+  }
+
+  /** The address's delay, then the check; a wrong password counts for the pair and the address. */
+  private async delayThenCheck<T>(
+    email: string,
+    ip: string,
+    check: () => Promise<T>,
+    isFailure: (error: unknown) => boolean,
+  ): Promise<T> {
+    const ms = this.delayFor(email);
+    if (ms > 0) await this.wait(ms);
+    const result = await check().catch((error: unknown) => {
+      if (isFailure(error)) this.failed(email, ip);
+      throw error;
+    });
+    // The address's count stays: the owner signing in must not reset the delay for a guesser elsewhere.
+    this.perPair.clear(pairKey(email, ip));
+    return result;
   }
 
   private delayFor(email: string): number {

@@ -6,7 +6,15 @@ import type { DevMailbox } from '../../lib/mail/dev-mailbox';
 import { isLoopbackHost } from '../../lib/mail/mail-policy';
 
 /** Headers a proxy adds for the client it forwards: their presence means the request came from elsewhere. */
-const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
+const FORWARDING_HEADERS = [
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'forwarded',
+  'x-real-ip',
+  'via',
+  'cf-connecting-ip',
+  'true-client-ip',
+];
 
 /**
  * A loopback listener is not enough: a reverse proxy on the same host (nginx, Caddy, a tunnel) connects from

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { CHAT_SERVER_MSG, createGroupBodySchema, pageQuerySchema } from '@campus/protocol';
+import { CHAT, CHAT_SERVER_MSG, createGroupBodySchema, pageQuerySchema } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { RateLimiter } from '../../lib/rate-limit';
@@ -16,9 +16,10 @@ export const GROUP_CREATE_RATE = { limit: 10, windowMs: 10 * 60_000 };
  * People a user may add to new groups per hour who are not yet their contacts (no direct chat with a
  * message, no shared group). A group makes its members contacts and its messages reach them uncapped, so
  * without this budget ten 100-member groups every ten minutes would reach the whole directory around the
- * direct-message limits. Fifty covers a new study group or a class; contacts are never counted.
+ * direct-message limits. One full group of new people an hour (a class, a new study group) always fits, so
+ * no single request can be refused for good; contacts are never counted.
  */
-export const GROUP_STRANGERS_RATE = { limit: 50, windowMs: 60 * 60_000 };
+export const GROUP_STRANGERS_RATE = { limit: CHAT.maxGroupMembers, windowMs: 60 * 60_000 };
 
 /** /api/groups: create a group; a group and its history, for members only. */
 export function groupRoutes(deps: AppDeps) {

@@ -33,6 +33,7 @@ function statements(sqlite: SQLite.Database) {
     strangers: sqlite.prepare<[string, string, string, string], { n: number }>(
       `SELECT count(*) AS n FROM (SELECT DISTINCT value AS id FROM json_each(?)) j
         WHERE j.id <> ?
+          AND EXISTS (SELECT 1 FROM users u WHERE u.id = j.id)
           AND NOT EXISTS (SELECT 1 FROM direct_conversations d WHERE d.user_id = ? AND d.peer_id = j.id)
           AND NOT EXISTS (
             SELECT 1 FROM group_members m
@@ -52,7 +53,7 @@ function statementsFor(sqlite: SQLite.Database) {
   return s;
 }
 
-/** How many of `memberIds` are not yet contacts of `creatorId` (unknown ids count too; creation refuses them). */
+/** How many of `memberIds` are users who are not yet contacts of `creatorId` (unknown ids: creation refuses them). */
 export function countStrangers(
   sqlite: SQLite.Database,
   creatorId: string,
