@@ -1,3 +1,8 @@
+import { CHAT } from '../chat/constants';
+
+const CONNECTIONS_PER_MEMBER = 4;
+const AWARENESS_CLIENTS_PER_CONNECTION = 4;
+
 /**
  * Group notes: one Yjs document per group, synced over `/notes/{groupId}` (see realtime/constants.ts for the
  * path and sub-protocols). Its frames are Yjs binary sync messages, not JSON, so they have no zod schema;
@@ -68,15 +73,22 @@ export const NOTES_FRAME_LIMITS = {
   /** One client's awareness state (cursor, name), as JSON. */
   maxAwarenessBytes: 4 * 1024,
   /**
-   * Entries in one awareness message. y-websocket relays every state it sees back to the server, so a member's
-   * message can list everyone present: room for every member of the largest group (100) with a second tab.
+   * Live notes sockets one member may hold on one group's notes (tabs, devices). Past it the upgrade is refused
+   * with an HTTP 429, which y-websocket retries: without it one member could fill everyone's awareness.
    */
-  maxAwarenessEntriesPerMessage: 256,
+  maxConnectionsPerMember: CONNECTIONS_PER_MEMBER,
   /**
    * Client ids one connection may announce as its own (a real client has one). Relayed states of clients that
    * another live connection announced are never counted here and never applied.
    */
-  maxAwarenessClientsPerConnection: 4,
+  maxAwarenessClientsPerConnection: AWARENESS_CLIENTS_PER_CONNECTION,
+  /**
+   * Entries in one awareness message. y-websocket relays every state it sees back to the server, so a member's
+   * message can list everyone present: every member of the largest group, each with all the connections and
+   * client ids allowed (1,600 entries of at least 4 bytes still fit in `maxFrameBytes`).
+   */
+  maxAwarenessEntriesPerMessage:
+    CHAT.maxGroupMembers * CONNECTIONS_PER_MEMBER * AWARENESS_CLIENTS_PER_CONNECTION,
   /**
    * Client ids the server has not seen yet, in one update: a client sends its own, or in a sync step 2 the
    * ids of its offline sessions. Each costs a few hundred bytes of server memory and can never be removed.

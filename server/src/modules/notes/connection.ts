@@ -5,6 +5,7 @@ import { notesDocName } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
 import { NotesFrameGuard } from './frame-guard';
 import { GuardedSocket } from './guarded-socket';
+import type { KeyedBuckets } from './keyed-buckets';
 import { registerNotesDoc } from './persistence';
 import type { NotesStore } from './store';
 
@@ -13,6 +14,10 @@ export interface NotesConnection {
   userId: string;
   store: NotesStore;
   log: Logger;
+  /** The server's clock (deps.now). */
+  now: () => number;
+  /** The server's new-client-id budget (see FrameGuardOptions.newClientsPerMember). */
+  newClientsPerMember: KeyedBuckets;
 }
 
 /**
@@ -22,11 +27,22 @@ export interface NotesConnection {
  * document (pending edits included) under NOTES.maxDocBytes.
  */
 export function openNotesConnection(raw: WebSocket, request: IncomingMessage, conn: NotesConnection): void {
-  const { groupId, userId, store, log } = conn;
+  const { groupId, userId, store, log, now, newClientsPerMember } = conn;
   const docName = notesDocName(groupId);
 
   registerNotesDoc(docName, { store, log, groupId });
-  const guarded = new GuardedSocket(raw, new NotesFrameGuard({ docName, groupId, userId, store, log }));
+  const guarded = new GuardedSocket(
+    raw,
+    new NotesFrameGuard({
+      docName,
+      groupId,
+      userId,
+      store,
+      log,
+      now,
+      newClientsPerMember,
+    }),
+  );
   // GuardedSocket implements exactly the members setupWSConnection touches (on, send, ping, close,
   // readyState, binaryType); its declared parameter type is the whole `ws` class.
   setupWSConnection(guarded as unknown as WebSocket, request, { docName, gc: true });

@@ -1,6 +1,6 @@
 import { NOTES, NOTES_FRAME_LIMITS } from '@campus/protocol';
 import { FrameReader, MalformedFrame } from './frame-reader';
-import { MAX_CLIENT_ID, walkUpdate, type ClockOf, type UpdateSummary } from './update-walker';
+import { MAX_CLIENT_ID, walkUpdate, type ClockOf, type DeletedIn, type UpdateSummary } from './update-walker';
 
 /** y-protocols message types (y-websocket) and sync sub-types (y-protocols/sync). */
 const MESSAGE_SYNC = 0;
@@ -32,13 +32,13 @@ const tooLarge = (what: string) => new MalformedFrame(`${what} too large`, NOTES
  * awareness. Auth (2) is never asked for and query-awareness (3) only travels over BroadcastChannel, so both
  * are refused. Throws MalformedFrame for anything else; a frame must end where its message ends.
  */
-export function decodeNotesFrame(frame: Uint8Array, clockOf: ClockOf): NotesFrame {
+export function decodeNotesFrame(frame: Uint8Array, clockOf: ClockOf, deletedIn?: DeletedIn): NotesFrame {
   if (frame.byteLength > NOTES_FRAME_LIMITS.maxSyncFrameBytes) throw tooLarge('frame');
   const reader = new FrameReader(frame);
   const type = reader.varUint();
   let decoded: NotesFrame;
   if (type === MESSAGE_SYNC) {
-    decoded = decodeSync(reader, clockOf);
+    decoded = decodeSync(reader, clockOf, deletedIn);
   } else if (type === MESSAGE_AWARENESS) {
     if (frame.byteLength > NOTES_FRAME_LIMITS.maxFrameBytes) throw tooLarge('awareness');
     decoded = decodeAwareness(reader.varBytes());
@@ -49,7 +49,7 @@ export function decodeNotesFrame(frame: Uint8Array, clockOf: ClockOf): NotesFram
   return decoded;
 }
 
-function decodeSync(reader: FrameReader, clockOf: ClockOf): NotesFrame {
+function decodeSync(reader: FrameReader, clockOf: ClockOf, deletedIn?: DeletedIn): NotesFrame {
   const step = reader.varUint();
   // Only a sync (step 1 or 2, once per connection) may exceed an edit's size: step 2 carries offline edits.
   if (step === SYNC_UPDATE && reader.bytes.byteLength > NOTES_FRAME_LIMITS.maxFrameBytes) {
@@ -61,7 +61,7 @@ function decodeSync(reader: FrameReader, clockOf: ClockOf): NotesFrame {
     return { kind: 'sync-request' };
   }
   if (step !== SYNC_STEP_2 && step !== SYNC_UPDATE) throw new MalformedFrame('unknown sync message');
-  return { kind: 'update', bytes: payload.byteLength, ...walkUpdate(payload, clockOf) };
+  return { kind: 'update', bytes: payload.byteLength, ...walkUpdate(payload, clockOf, deletedIn) };
 }
 
 /** A state vector (Y.encodeStateVector): a count of (client, clock) pairs. */

@@ -24,15 +24,20 @@ export interface FrameGuardOptions {
   userId: string;
   store: NotesStore;
   log: Logger;
+  /**
+   * New client ids each member may add to each group's notes (NOTES_FRAME_LIMITS.newClientsPerMember), keyed
+   * by document and member. One per server (notesRoutes), so reconnecting does not refill it; a client id can
+   * never be removed from a Yjs document, so this is what keeps one member from filling a document's
+   * maxDocClients (or its bytes) with empty client blocks.
+   */
+  newClientsPerMember: KeyedBuckets;
   now?: () => number;
 }
 
-/**
- * New client ids each member may add to each group's notes. Process-wide, so reconnecting does not refill
- * it; a client id can never be removed from a Yjs document, so this is what keeps one member from filling
- * a document's maxDocClients (or its bytes) with empty client blocks.
- */
-const newClientsPerMember = new KeyedBuckets(NOTES_FRAME_LIMITS.newClientsPerMember, Date.now);
+/** The new-client budget of one server: create one per notesRoutes, on the server's clock. */
+export function newClientBudget(now: () => number): KeyedBuckets {
+  return new KeyedBuckets(NOTES_FRAME_LIMITS.newClientsPerMember, now);
+}
 
 const deliver: FrameVerdict = { kind: 'deliver' };
 const drop: FrameVerdict = { kind: 'drop' };
@@ -79,7 +84,11 @@ export class NotesFrameGuard implements FrameGate {
     const doc = docs.get(this.options.docName);
     let decoded: NotesFrame;
     try {
-      decoded = decodeNotesFrame(frame, (client) => (doc ? Y.getState(doc.store, client) : 0));
+      decoded = decodeNotesFrame(
+        frame,
+        (client) => (doc ? Y.getState(doc.store, client) : 0),
+        (client, clock, length) => (doc ? deletedIn(doc, client, clock, length) : false),
+      );
     } catch (err) {
       if (err instanceof MalformedFrame) return this.refuse(err.code ?? NOTES.closeMalformed, err.reason);
       throw err;
@@ -147,11 +156,17 @@ export class NotesFrameGuard implements FrameGate {
         return this.refuse(NOTES.closeTooLarge, 'notes have too many clients');
       }
       const key = `${this.options.docName}\0${this.options.userId}`;
-      if (!newClientsPerMember.take(key, update.newClients)) {
+      if (!this.options.newClientsPerMember.take(key, update.newClients)) {
         return this.refuse(NOTES.closeRateLimited, 'too many new clients');
       }
     }
-    if (!admitDocGrowth(doc, update)) return this.refuse(NOTES.closeTooLarge, 'notes too large');
+    // Only what is new can grow the document: a reconnect repeats the delete set and structs already held.
+    const growth = {
+      bytes: update.newBytes,
+      structs: update.newStructs,
+      deleteRanges: update.newDeleteRanges,
+    };
+    if (!admitDocGrowth(doc, growth)) return this.refuse(NOTES.closeTooLarge, 'notes too large');
     this.appliedUpdate = true;
     return deliver;
   }
@@ -166,4 +181,20 @@ export class NotesFrameGuard implements FrameGate {
     log.warn({ userId, groupId, reason, code }, 'notes frame refused');
     return { code, reason };
   }
+}
+
+/**
+ * Whether every struct of [clock, clock + length) of `client` is in the document and deleted. The same walk
+ * Yjs does when it applies a delete range (readAndApplyDeleteSet), so it at most doubles that cost.
+ */
+function deletedIn(doc: Y.Doc, client: number, clock: number, length: number): boolean {
+  const structs = doc.store.clients.get(client);
+  if (!structs || clock + length > Y.getState(doc.store, client)) return false;
+  const end = clock + length;
+  for (let i = Y.findIndexSS(structs, clock); i < structs.length; i++) {
+    const struct = structs[i]!;
+    if (struct.id.clock >= end) break;
+    if (!struct.deleted) return false;
+  }
+  return true;
 }

@@ -95,6 +95,11 @@ function encodedSize(doc: Y.Doc): number {
   return Y.encodeStateAsUpdate(doc).byteLength;
 }
 
+/**
+ * What an update can add to the document: only its new parts (structs past the server's clock of their client,
+ * delete ranges the document does not already cover). A reconnect's sync step 2 repeats the whole delete set
+ * and structs the server has; those add nothing and are not counted (see UpdateSummary).
+ */
 export interface UpdateShape {
   bytes: number;
   structs: number;
@@ -117,12 +122,15 @@ export function growthBound(update: UpdateShape): number {
 /**
  * Admits an update before it is applied if the document stays within NOTES.maxDocBytes (a deletion-only
  * update within deleteReserveBytes more, so full notes can always be shortened), and counts its growth bound.
+ * An update that adds nothing is always admitted: a member must be able to reconnect with a saved copy.
  * When the running bound says no, the document is measured exactly first (O(document), so only then).
  */
 export function admitDocGrowth(doc: Y.Doc, update: UpdateShape): boolean {
   const state = bound.get(doc);
   if (!state) return true;
   const growth = growthBound(update);
+  // Nothing new (a reconnect whose sync step 2 repeats what the server has): Yjs applies nothing.
+  if (growth === 0) return true;
   const limit =
     update.structs === 0 ? NOTES.maxDocBytes + NOTES_FRAME_LIMITS.deleteReserveBytes : NOTES.maxDocBytes;
   if (state.bytes + growth > limit) state.bytes = encodedSize(doc);

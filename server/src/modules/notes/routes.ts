@@ -14,6 +14,7 @@ import { RevocableWebSocket } from '../../lib/auth/revocable-web-socket';
 import { sessionIdFromToken } from '../../lib/auth/session-token';
 import { validateSessionToken } from '../../lib/auth/sessions';
 import { openNotesConnection } from './connection';
+import { newClientBudget } from './frame-guard';
 import { KeyedBuckets } from './keyed-buckets';
 import { NotesStore } from './store';
 
@@ -44,6 +45,9 @@ export function notesRoutes(deps: AppDeps) {
   const store = new NotesStore(deps.sqlite, deps.now);
   // Each upgrade opens the document and costs a sync; y-websocket retries a 429 with its backoff.
   const upgrades = new KeyedBuckets(NOTES_FRAME_LIMITS.upgrades, deps.now);
+  const newClientsPerMember = newClientBudget(deps.now);
+  /** Live sockets per group and member (key `groupId\0userId`), capped at maxConnectionsPerMember. */
+  const liveConnections = new Map<string, number>();
   const routes = new Hono<{ Bindings: HttpBindings }>();
 
   routes.get('/:groupId', async (c) => {
@@ -75,9 +79,21 @@ export function notesRoutes(deps: AppDeps) {
     if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') {
       return refuse(426, NOTES_MSG.upgradeRequired);
     }
+    const liveKey = `${groupId}\0${userId}`;
+    const liveCount = liveConnections.get(liveKey) ?? 0;
+    if (liveCount >= NOTES_FRAME_LIMITS.maxConnectionsPerMember) {
+      return refuse(429, SERVER_MSG.tooManyRequests);
+    }
+    liveConnections.set(liveKey, liveCount + 1);
+    const release = () => {
+      entry.release();
+      const left = (liveConnections.get(liveKey) ?? 1) - 1;
+      if (left > 0) liveConnections.set(liveKey, left);
+      else liveConnections.delete(liveKey);
+    };
     // The upgraded socket is this TCP connection: it closes with it, or at once if the handshake fails.
-    if (request.socket.destroyed) entry.release();
-    else request.socket.once('close', entry.release);
+    if (request.socket.destroyed) release();
+    else request.socket.once('close', release);
 
     return upgradeWebSocket(
       c,
@@ -88,7 +104,14 @@ export function notesRoutes(deps: AppDeps) {
             return;
           }
           if (!live.attach(ws.raw)) return;
-          openNotesConnection(ws.raw, request, { groupId, userId, store, log: deps.log });
+          openNotesConnection(ws.raw, request, {
+            groupId,
+            userId,
+            store,
+            log: deps.log,
+            now: deps.now,
+            newClientsPerMember,
+          });
         },
       },
       { onError: (err: unknown) => deps.log.error({ err, groupId }, 'notes socket error') },

@@ -7,10 +7,22 @@ export const MAX_CLIENT_ID = 0xffff_ffff;
 /** What the server knows of a client: the next clock it expects from it (Y.getState). */
 export type ClockOf = (client: number) => number;
 
+/**
+ * Whether the server's document already holds every struct of [clock, clock + length) of a client as deleted:
+ * a delete range it covers changes nothing (a reconnect's sync step 2 carries the whole delete set).
+ */
+export type DeletedIn = (client: number, clock: number, length: number) => boolean;
+
 export interface UpdateSummary {
   structs: number;
   /** Ranges in the delete set: each may split an item of the document in two. */
   deleteRanges: number;
+  /** Structs that reach past what the server has of their client: only these can add to the document. */
+  newStructs: number;
+  /** Delete ranges the server's document does not already cover (see DeletedIn). */
+  newDeleteRanges: number;
+  /** Encoded bytes of the new structs and new delete ranges: what the document can grow by. */
+  newBytes: number;
   /** Client ids the server has no struct of yet (clockOf is 0): each stays in the document forever. */
   newClients: number;
   /** True if Yjs would hold part of this update as pending (a gap, or a reference to an edit it lacks). */
@@ -46,7 +58,11 @@ interface Reference {
  * content a notes Y.Text can hold is accepted (no sub-documents or nested types, whose objects are far
  * larger than their encoding). Also tells whether applying it would leave structs or deletes pending.
  */
-export function walkUpdate(update: Uint8Array, clockOf: ClockOf): UpdateSummary {
+export function walkUpdate(
+  update: Uint8Array,
+  clockOf: ClockOf,
+  deletedIn: DeletedIn = () => false,
+): UpdateSummary {
   const reader = new FrameReader(update);
   const available = new Map<number, number>();
   const references: Reference[] = [];
@@ -54,6 +70,8 @@ export function walkUpdate(update: Uint8Array, clockOf: ClockOf): UpdateSummary 
   let missing = false;
   let structs = 0;
   let newClients = 0;
+  let newStructs = 0;
+  let newBytes = 0;
 
   // Client block: struct count, client, clock; a struct is at least two bytes (info + length or content).
   const blocks = reader.count(4);
@@ -74,6 +92,7 @@ export function walkUpdate(update: Uint8Array, clockOf: ClockOf): UpdateSummary 
     let reachable = clock <= known;
     if (!reachable) missing = true;
     for (let i = 0; i < count; i++) {
+      const start = reader.pos;
       const length = readStruct(reader, client, clock, references);
       if (length === null) {
         reachable = false;
@@ -83,6 +102,11 @@ export function walkUpdate(update: Uint8Array, clockOf: ClockOf): UpdateSummary 
         continue;
       }
       if (!reachable) missing = true;
+      // A struct the server already has (end at or before its clock) is skipped by Yjs: it adds nothing.
+      if (clock + length > known) {
+        newStructs += 1;
+        newBytes += reader.pos - start;
+      }
       clock += length;
       if (clock > Number.MAX_SAFE_INTEGER) throw new MalformedFrame('clock out of range');
       if (reachable) available.set(client, Math.max(known, clock));
@@ -97,20 +121,34 @@ export function walkUpdate(update: Uint8Array, clockOf: ClockOf): UpdateSummary 
   // Delete set: clients, then (clock, length) ranges; a range past what is known waits as pending.
   const deleteClients = reader.count(2);
   let deleteRanges = 0;
+  let newDeleteRanges = 0;
   for (let c = 0; c < deleteClients; c++) {
     const client = reader.varUint(MAX_CLIENT_ID);
     const ranges = reader.count(2);
     deleteRanges += ranges;
     const known = reach(client);
     for (let r = 0; r < ranges; r++) {
+      const start = reader.pos;
       const clock = reader.varUint();
       const length = reader.varUint();
       if (length === 0) throw new MalformedFrame('empty delete range');
       if (clock + length > known) missing = true;
+      if (clock + length > clockOf(client) || !deletedIn(client, clock, length)) {
+        newDeleteRanges += 1;
+        newBytes += reader.pos - start;
+      }
     }
   }
   if (!reader.done) throw new MalformedFrame('trailing bytes in update');
-  return { structs, deleteRanges, newClients, missingDependencies: missing };
+  return {
+    structs,
+    deleteRanges,
+    newStructs,
+    newDeleteRanges,
+    newBytes,
+    newClients,
+    missingDependencies: missing,
+  };
 }
 
 /** An ID written as two varints (UpdateDecoderV1.readLeftID). */
