@@ -1,10 +1,10 @@
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_MSG } from '@campus/protocol';
 import { hashPassword } from '../src/lib/auth/password';
 import { loginDelayMs } from '../src/lib/login-throttle';
 import { DEFAULT_AUTH_RATE_RULES } from '../src/lib/rate-limit';
 import { insertUser } from '../src/modules/users/repo';
+import { loginFrom } from './support/login-from';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 
 const clock = testClock();
@@ -31,47 +31,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-interface LoginAnswer {
-  status: number;
-  ms: number;
-  body: unknown;
-  retryAfter: string | undefined;
-}
-
-/**
- * POST /api/auth/login from a chosen loopback address: the server reads the TCP peer (lib/client-ip.ts,
- * forwarded headers are ignored), and all of 127.0.0.0/8 reaches a listener on 127.0.0.1.
- */
-function loginFrom(ip: string, password: string, email = EMAIL): Promise<LoginAnswer> {
-  const body = JSON.stringify({ email, password });
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: server.port,
-        path: '/api/auth/login',
-        method: 'POST',
-        localAddress: ip,
-        agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            ms: performance.now() - started,
-            body: JSON.parse(text) as unknown,
-            retryAfter: res.headers['retry-after'],
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+/** A login for the owner's address (or another) from `ip`; `ms` is how long the answer took. */
+async function loginAs(ip: string, password: string, email = EMAIL) {
+  const answer = await loginFrom(server, ip, email, password);
+  return { ...answer, ms: answer.doneAt - answer.startedAt };
 }
 
 describe('login limits that cannot lock a student out', () => {
@@ -84,8 +47,8 @@ describe('login limits that cannot lock a student out', () => {
 
   it('lets the right password in from a fresh IP after 10 failures from several IPs, after a capped delay', async () => {
     for (let i = 0; i < 10; i++)
-      expect((await loginFrom(`127.0.0.${10 + (i % 5)}`, `guess-${i}`)).status).toBe(401);
-    const owner = await loginFrom('127.0.0.50', PASSWORD);
+      expect((await loginAs(`127.0.0.${10 + (i % 5)}`, `guess-${i}`)).status).toBe(401);
+    const owner = await loginAs('127.0.0.50', PASSWORD);
     expect(owner.status).toBe(200);
     // Slowed by the address's failures (the cap, 200 ms here), not refused.
     expect(owner.ms).toBeGreaterThanOrEqual(DELAY.maxMs - 20);
@@ -94,20 +57,20 @@ describe('login limits that cannot lock a student out', () => {
 
   it('refuses an IP that failed 10 times for the address, even with the right password, until the window ends', async () => {
     clock.advance(DELAY.windowMs + 1000); // a clean slate for this address
-    for (let i = 0; i < 10; i++) expect((await loginFrom('127.0.0.60', `guess-${i}`)).status).toBe(401);
-    const blocked = await loginFrom('127.0.0.60', PASSWORD);
+    for (let i = 0; i < 10; i++) expect((await loginAs('127.0.0.60', `guess-${i}`)).status).toBe(401);
+    const blocked = await loginAs('127.0.0.60', PASSWORD);
     expect(blocked.status).toBe(429);
     // The same IP may still sign in to another address; another IP still signs in to this one.
-    expect((await loginFrom('127.0.0.60', 'x', 'someone-else@uni.edu')).status).toBe(401);
-    expect((await loginFrom('127.0.0.61', PASSWORD)).status).toBe(200);
+    expect((await loginAs('127.0.0.60', 'x', 'someone-else@uni.edu')).status).toBe(401);
+    expect((await loginAs('127.0.0.61', PASSWORD)).status).toBe(200);
 
     clock.advance(DELAY.windowMs + 1000);
-    expect((await loginFrom('127.0.0.60', PASSWORD)).status).toBe(200);
+    expect((await loginAs('127.0.0.60', PASSWORD)).status).toBe(200);
   });
 
   it('answers 429 with the usual error and a Retry-After', async () => {
-    for (let i = 0; i < 10; i++) await loginFrom('127.0.0.70', `guess-${i}`, 'target@uni.edu');
-    const refused = await loginFrom('127.0.0.70', 'x', 'target@uni.edu');
+    for (let i = 0; i < 10; i++) await loginAs('127.0.0.70', `guess-${i}`, 'target@uni.edu');
+    const refused = await loginAs('127.0.0.70', 'x', 'target@uni.edu');
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ error: SERVER_MSG.tooManyRequests });
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);

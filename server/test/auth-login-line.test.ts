@@ -1,8 +1,8 @@
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_MSG } from '@campus/protocol';
 import { hashPassword } from '../src/lib/auth/password';
 import { insertUser } from '../src/modules/users/repo';
+import { loginFrom } from './support/login-from';
 import { startTestServer, type TestServer } from './support/test-server';
 
 let server: TestServer;
@@ -21,53 +21,16 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-interface Answer {
-  status: number;
-  doneAt: number;
-  retryAfter: string | undefined;
-  body: unknown;
-}
-
-/** POST /api/auth/login from a chosen loopback address (all of 127.0.0.0/8 reaches 127.0.0.1). */
-function loginFrom(ip: string, password: string): Promise<Answer> {
-  const body = JSON.stringify({ email: EMAIL, password });
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: server.port,
-        path: '/api/auth/login',
-        method: 'POST',
-        localAddress: ip,
-        agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            doneAt: performance.now(),
-            retryAfter: res.headers['retry-after'],
-            body: JSON.parse(text) as unknown,
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const loginAs = (ip: string, password: string) => loginFrom(server, ip, EMAIL, password);
 
 describe('password checks for one address wait in a short line', () => {
   it('checks parallel guesses from failed IPs one at a time, each after the delay, and answers the rest 429 at once', async () => {
     // Each guesser fails once (a fresh IP is not queued, so these run side by side after the delay).
-    const firsts = await Promise.all(guessers.map((ip, i) => loginFrom(ip, `first-${i}`)));
+    const firsts = await Promise.all(guessers.map((ip, i) => loginAs(ip, `first-${i}`)));
     expect(firsts.map((a) => a.status)).toEqual(guessers.map(() => 401));
 
     const started = performance.now();
-    const answers = await Promise.all(guessers.map((ip, i) => loginFrom(ip, `guess-${i}`)));
+    const answers = await Promise.all(guessers.map((ip, i) => loginAs(ip, `guess-${i}`)));
     const checked = answers.filter((a) => a.status === 401);
     const refused = answers.filter((a) => a.status === 429);
     expect(checked).toHaveLength(DELAY.maxInLine);
@@ -85,11 +48,11 @@ describe('password checks for one address wait in a short line', () => {
   });
 
   it('lets the owner in from an IP that has not failed while guessers keep the line full', async () => {
-    const flood = Promise.all(guessers.map((ip, i) => loginFrom(ip, `again-${i}`)));
+    const flood = Promise.all(guessers.map((ip, i) => loginAs(ip, `again-${i}`)));
     // The line is full now; the owner does not join it and waits only the address's delay.
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = performance.now();
-    const owner = await loginFrom('127.0.1.99', PASSWORD);
+    const owner = await loginAs('127.0.1.99', PASSWORD);
     expect(owner.status).toBe(200);
     expect(owner.doneAt - started).toBeLessThan(DELAY.baseMs * 2);
     const floodStatuses = (await flood).map((a) => a.status);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
+import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { NOTES, NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX } from '@campus/protocol';
 import type { TestServer } from './support/test-server';
@@ -237,4 +238,36 @@ export function mutate(frame: Uint8Array, random: () => number): Uint8Array {
     return Uint8Array.from([0, Math.floor(random() * 3), ...withLength(body)]);
   }
   return Uint8Array.from({ length: 1 + Math.floor(random() * 24) }, () => Math.floor(random() * 256));
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A real y-websocket client on the notes socket, as the web app opens it, with every close code it got. */
+export interface NotesClient {
+  doc: Y.Doc;
+  text: Y.Text;
+  provider: WebsocketProvider;
+  closes: number[];
+}
+
+/** Opens a notes client for `student`; `providers` collects it so the suite can destroy it after each test. */
+export function openNotesClient(
+  server: TestServer,
+  student: Student,
+  groupId: string,
+  providers: WebsocketProvider[],
+  doc = new Y.Doc(),
+): NotesClient {
+  upgradeClock.tick();
+  const provider = new WebsocketProvider(`${server.url.replace(/^http/, 'ws')}/notes`, groupId, doc, {
+    protocols: [NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX + student.token],
+    WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket,
+    disableBc: true,
+  });
+  providers.push(provider);
+  const closes: number[] = [];
+  provider.on('connection-close', (event) => {
+    if (event) closes.push(event.code);
+  });
+  return { doc, text: doc.getText(NOTES.textName), provider, closes };
 }

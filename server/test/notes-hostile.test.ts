@@ -1,10 +1,9 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { WebsocketProvider } from 'y-websocket';
-import { NOTES, NOTES_FRAME_LIMITS, NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX } from '@campus/protocol';
+import type { WebsocketProvider } from 'y-websocket';
+import { NOTES, NOTES_FRAME_LIMITS } from '@campus/protocol';
 import { startTestServer, type TestServer } from './support/test-server';
 import {
   createGroup,
@@ -18,6 +17,7 @@ import {
   upgradeClock,
   updateFrame,
   type Student,
+  openNotesClient,
 } from './notes-helpers';
 
 let server: TestServer;
@@ -40,17 +40,8 @@ afterAll(async () => {
   await server.close();
 });
 
-function openNotes(student: Student, groupId: string) {
-  upgradeClock.tick();
-  const doc = new Y.Doc();
-  const provider = new WebsocketProvider(`${server.url.replace(/^http/, 'ws')}/notes`, groupId, doc, {
-    protocols: [NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX + student.token],
-    WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket,
-    disableBc: true,
-  });
-  providers.push(provider);
-  return { doc, text: doc.getText(NOTES.textName), provider };
-}
+const openNotes = (student: Student, groupId: string, doc?: Y.Doc) =>
+  openNotesClient(server, student, groupId, providers, doc);
 
 /** Two members type into the group's notes and each sees the other's words: the notes still work. */
 async function stillEditable(groupId: string): Promise<void> {

@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { WebsocketProvider } from 'y-websocket';
-import { NOTES, NOTES_FRAME_LIMITS, NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX } from '@campus/protocol';
+import type { WebsocketProvider } from 'y-websocket';
+import { NOTES, NOTES_FRAME_LIMITS } from '@campus/protocol';
 import { startTestServer, type TestServer } from './support/test-server';
 import {
   awarenessFrame,
@@ -15,6 +14,7 @@ import {
   upgradeClock,
   updateFrame,
   type Student,
+  openNotesClient,
 } from './notes-helpers';
 
 let server: TestServer;
@@ -36,17 +36,8 @@ afterAll(async () => {
   await server.close();
 });
 
-function openNotes(student: Student, groupId: string) {
-  upgradeClock.tick();
-  const doc = new Y.Doc();
-  const provider = new WebsocketProvider(`${server.url.replace(/^http/, 'ws')}/notes`, groupId, doc, {
-    protocols: [NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX + student.token],
-    WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket,
-    disableBc: true,
-  });
-  providers.push(provider);
-  return { doc, text: doc.getText(NOTES.textName), provider };
-}
+const openNotes = (student: Student, groupId: string, doc?: Y.Doc) =>
+  openNotesClient(server, student, groupId, providers, doc);
 
 const storedBytes = (groupId: string) =>
   (

@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { WebsocketProvider } from 'y-websocket';
+import type { WebsocketProvider } from 'y-websocket';
 import { NOTES, NOTES_FRAME_LIMITS, NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX } from '@campus/protocol';
 import { startTestServer, type TestServer } from './support/test-server';
 import {
@@ -18,6 +18,8 @@ import {
   updateFrame,
   varUint,
   type Student,
+  openNotesClient,
+  sleep,
 } from './notes-helpers';
 
 let server: TestServer;
@@ -38,23 +40,8 @@ afterAll(async () => {
   await server.close();
 });
 
-/** A real y-websocket client; remembers every close code the server sent it. */
-function openNotes(student: Student, groupId: string, doc = new Y.Doc()) {
-  upgradeClock.tick();
-  const provider = new WebsocketProvider(`${server.url.replace(/^http/, 'ws')}/notes`, groupId, doc, {
-    protocols: [NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX + student.token],
-    WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket,
-    disableBc: true,
-  });
-  providers.push(provider);
-  const closes: number[] = [];
-  provider.on('connection-close', (event) => {
-    if (event) closes.push(event.code);
-  });
-  return { doc, text: doc.getText(NOTES.textName), provider, closes };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const openNotes = (student: Student, groupId: string, doc?: Y.Doc) =>
+  openNotesClient(server, student, groupId, providers, doc);
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { WebsocketProvider } from 'y-websocket';
+import type { WebsocketProvider } from 'y-websocket';
 import {
   CLOSE_CODES,
   NOTES,
@@ -11,12 +11,8 @@ import {
   REALTIME_ERRORS,
   SERVER_MSG,
 } from '@campus/protocol';
+import { createGroup, openNotesClient, signUp, until, type Student } from './notes-helpers';
 import { startTestServer, type TestServer } from './support/test-server';
-
-interface Student {
-  token: string;
-  userId: string;
-}
 
 let server: TestServer;
 let dataDir: string;
@@ -33,59 +29,10 @@ afterAll(async () => {
   await server.close();
 });
 
-/** Signs a student up through the real auth routes, reading the code from the dev mailbox. */
-async function signUp(firstName: string): Promise<Student> {
-  const email = `${firstName.toLowerCase()}-${randomUUID().slice(0, 8)}@uni.edu`;
-  const signup = await server.post('/api/auth/signup', {
-    firstName,
-    lastName: 'Test',
-    email,
-    password: 'secret12',
-    phoneNumber: '',
-  });
-  expect(signup.status).toBeLessThan(300);
-  const mail = server.deps.devMailbox?.list().find((m) => m.to === email);
-  const code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1];
-  const res = await server.post('/api/auth/verify-otp', { email, otpCode: code });
-  expect(res.status).toBe(201);
-  return { token: res.body.token as string, userId: (res.body.user as { id: string }).id };
-}
-
-/** POST /api/groups is another helper's work; the notes only need the rows. */
-function createGroup(owner: Student, members: Student[]): string {
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  const db = server.deps.sqlite;
-  db.prepare('INSERT INTO groups (id, name, created_by, created_at) VALUES (?, ?, ?, ?)').run(
-    id,
-    'Study group',
-    owner.userId,
-    now,
-  );
-  const addMember = db.prepare('INSERT INTO group_members (group_id, user_id, joined_at) VALUES (?, ?, ?)');
-  for (const member of [owner, ...members]) addMember.run(id, member.userId, now);
-  return id;
-}
-
 const notesUrl = () => `${server.url.replace(/^http/, 'ws')}/notes`;
 
-function openNotes(student: Student, groupId: string, doc = new Y.Doc()) {
-  const provider = new WebsocketProvider(notesUrl(), groupId, doc, {
-    protocols: [NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX + student.token],
-    WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket,
-    disableBc: true,
-  });
-  providers.push(provider);
-  return { doc, text: doc.getText(NOTES.textName), provider };
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const openNotes = (student: Student, groupId: string, doc?: Y.Doc) =>
+  openNotesClient(server, student, groupId, providers, doc);
 
 /** Tries an upgrade with a plain `ws` client and reports the HTTP status, or 101 if a socket opened. */
 function upgradeStatus(url: string, protocols: string[]): Promise<number> {
@@ -115,10 +62,10 @@ describe('group notes over /notes/:groupId', () => {
   let groupId: string;
 
   beforeAll(async () => {
-    ana = await signUp('Ana');
-    ben = await signUp('Ben');
-    eve = await signUp('Eve');
-    groupId = createGroup(ana, [ben]);
+    ana = await signUp(server, 'Ana');
+    ben = await signUp(server, 'Ben');
+    eve = await signUp(server, 'Eve');
+    groupId = createGroup(server, ana, [ben]);
   });
 
   it('two members edit the same notes and each sees the other’s text', async () => {
@@ -172,7 +119,7 @@ describe('group notes over /notes/:groupId', () => {
   });
 
   it('closes the socket of a member removed from the group at their next edit', async () => {
-    const other = createGroup(ana, [ben]);
+    const other = createGroup(server, ana, [ben]);
     const b = openNotes(ben, other);
     const closed = new Promise<number>((resolve) => b.provider.on('closed', (event) => resolve(event.code)));
     await until(() => b.provider.synced, 'Ben to sync');
@@ -187,7 +134,7 @@ describe('group notes over /notes/:groupId', () => {
   });
 
   it('stops a document from growing past the size limit', async () => {
-    const big = createGroup(ana, []);
+    const big = createGroup(server, ana, []);
     const a = openNotes(ana, big);
     const closed = new Promise<number>((resolve) => a.provider.on('closed', (event) => resolve(event.code)));
     await until(() => a.provider.synced, 'Ana to sync');

@@ -4,6 +4,7 @@ import { Avatar } from '../../components/Avatar';
 import { Spinner } from '../../components/Spinner';
 import { fullName } from '../talk/users-api';
 import { useDirectorySearch } from '../talk/useDirectorySearch';
+import { MoreStudentsButton } from '../talk/MoreStudentsButton';
 
 const ERROR_TEXTS = { http: CHAT_MSG.usersFetchFailed, other: CHAT_MSG.usersLoadFailed };
 
@@ -93,14 +94,7 @@ export function MemberPicker({ selfId, selected, onToggle }: MemberPickerProps) 
         </ul>
       ) : null}
       {directory.kind === 'done' && directory.hasMore ? (
-        <button
-          type="button"
-          className="button button--ghost button--small"
-          onClick={loadMore}
-          disabled={directory.loadingMore}
-        >
-          {directory.loadingMore ? 'Loading…' : 'More students'}
-        </button>
+        <MoreStudentsButton loading={directory.loadingMore} onClick={loadMore} />
       ) : null}
     </fieldset>
   );

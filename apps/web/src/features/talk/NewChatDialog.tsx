@@ -7,6 +7,7 @@ import { Dialog } from '../../components/Dialog';
 import './modal.css';
 import { fullName } from './users-api';
 import { useDirectorySearch } from './useDirectorySearch';
+import { MoreStudentsButton } from './MoreStudentsButton';
 
 const ERROR_TEXTS = { http: CHAT_MSG.usersForChatFailed, other: CHAT_MSG.usersListFailed };
 
@@ -57,14 +58,7 @@ export function NewChatDialog({ onClose }: { onClose(): void }) {
           </ul>
         ) : null}
         {state.kind === 'done' && state.hasMore ? (
-          <button
-            type="button"
-            className="button button--ghost button--small"
-            onClick={loadMore}
-            disabled={state.loadingMore}
-          >
-            {state.loadingMore ? 'Loading…' : 'More students'}
-          </button>
+          <MoreStudentsButton loading={state.loadingMore} onClick={loadMore} />
         ) : null}
       </div>
     </Dialog>
