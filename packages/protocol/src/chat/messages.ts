@@ -56,8 +56,12 @@ export const REALTIME_ERRORS = {
   // Direct-message limits against spamming strangers: the unanswered cap names the person (awaitingReplyError).
   awaitingReply: "You can't send more messages until they reply.",
   tooManyConversations: "You're starting too many conversations. Try again later.",
+  // General reasons; features usually send their own, more specific text with them.
+  notFound: 'Not found.',
+  forbidden: 'You are not allowed to do that.',
+  conflict: 'This id is already in use.',
+  invalid: 'That request is not valid.',
 } as const;
-export type RealtimeErrorReason = keyof typeof REALTIME_ERRORS;
 
 /** 'You can't send more messages until <name> replies.'; a nameless account falls back to 'they'. */
 export function awaitingReplyError(firstName: string): string {

@@ -6,107 +6,8 @@ import {
   groupSchema,
   userListEntrySchema,
 } from '../chat/entities';
-import { notificationSchema } from '../confessions/entities';
-
-/**
- * Changes: the persistent events of the server's change log. Each has the log's global `seq`; a client
- * applies them in seq order and keeps the last applied seq as its cursor. Live pushes are exactly these
- * objects sent as frames; a pull answers them in `changes` pages, so catch-up and live share one path.
- * Their names and fields are the spec's realtime events, plus `seq`.
- */
-export const receiveMessageChangeSchema = z.object({
-  type: z.literal('receive_message'),
-  seq: z.number().int(),
-  message: directMessageSchema,
-});
-
-export const receiveGroupMessageChangeSchema = z.object({
-  type: z.literal('receive_group_message'),
-  seq: z.number().int(),
-  message: groupMessageSchema,
-});
-
-/** Delivery and read receipts: `readerId` received (delivered) or read `messageIds` sent to them. */
-export const peerReadMessagesChangeSchema = z.object({
-  type: z.literal('peer_read_messages'),
-  seq: z.number().int(),
-  readerId: z.string(),
-  messageIds: z.array(z.string()),
-  status: z.enum(['delivered', 'read']),
-  chatPartnerId: z.string(),
-  groupId: z.string().nullable(),
-});
-
-/** A reaction set or replaced (`emoji` '' means taken back). One per user per message. */
-export const chatReactionChangeSchema = z.object({
-  type: z.literal('chat-reaction'),
-  seq: z.number().int(),
-  messageId: z.string(),
-  emoji: z.string(),
-  fromUserId: z.string(),
-  /** The other participant of the direct chat the message belongs to. */
-  toUserId: z.string(),
-});
-
-/** The user became a member of a group (on creation): the group with its members. */
-export const groupJoinedChangeSchema = z.object({
-  type: z.literal('group_joined'),
-  seq: z.number().int(),
-  group: groupSchema,
-});
-
-/** A notification for the user (someone reacted to or commented on their confession, a friend request). */
-export const notificationCreatedChangeSchema = z.object({
-  type: z.literal('notification_created'),
-  seq: z.number().int(),
-  notification: notificationSchema,
-});
-/** The user read a notification (on any of their devices). */
-export const notificationReadChangeSchema = z.object({
-  type: z.literal('notification_read'),
-  seq: z.number().int(),
-  notificationId: z.string(),
-});
-
-/** Notifications of the user that no longer lead anywhere (their confession was deleted). */
-export const notificationsDeletedChangeSchema = z.object({
-  type: z.literal('notifications_deleted'),
-  seq: z.number().int(),
-  notificationIds: z.array(z.string()),
-});
-
-/**
- * The user read a group up to `readSeq` on one of their devices: their other devices clear its unread count.
- * Sent only when the read mark moves.
- */
-export const groupReadChangeSchema = z.object({
-  type: z.literal('group_read'),
-  seq: z.number().int(),
-  groupId: z.string(),
-  readSeq: z.number().int(),
-});
-
-export const changeSchema = z.discriminatedUnion('type', [
-  receiveMessageChangeSchema,
-  receiveGroupMessageChangeSchema,
-  peerReadMessagesChangeSchema,
-  chatReactionChangeSchema,
-  groupJoinedChangeSchema,
-  notificationCreatedChangeSchema,
-  notificationReadChangeSchema,
-  groupReadChangeSchema,
-  notificationsDeletedChangeSchema,
-]);
-export type Change = z.infer<typeof changeSchema>;
-export type ReceiveMessageChange = z.infer<typeof receiveMessageChangeSchema>;
-export type ReceiveGroupMessageChange = z.infer<typeof receiveGroupMessageChangeSchema>;
-export type PeerReadMessagesChange = z.infer<typeof peerReadMessagesChangeSchema>;
-export type ChatReactionChange = z.infer<typeof chatReactionChangeSchema>;
-export type GroupJoinedChange = z.infer<typeof groupJoinedChangeSchema>;
-export type NotificationCreatedChange = z.infer<typeof notificationCreatedChangeSchema>;
-export type NotificationReadChange = z.infer<typeof notificationReadChangeSchema>;
-export type GroupReadChange = z.infer<typeof groupReadChangeSchema>;
-export type NotificationsDeletedChange = z.infer<typeof notificationsDeletedChangeSchema>;
+import { changeSchema, changeSchemas, type Change } from './changes';
+import { REALTIME_ERROR_REASONS } from './reasons';
 
 /** Answer to `hello`. */
 export const welcomeFrameSchema = z.object({
@@ -118,8 +19,8 @@ export const welcomeFrameSchema = z.object({
 
 export const pongFrameSchema = z.object({ type: z.literal('pong'), t: z.number() });
 
-/** A page of changes after the pulled cursor; `cursor` is the seq to pull from next. */
 /**
+ * A page of changes after the pulled cursor; `cursor` is the seq to pull from next.
  * A page's changes, each parsed on its own: one of a type this client does not know (a newer server's,
  * additive) is skipped rather than failing the page, which would stall the pull. The page's cursor still
  * moves past it.
@@ -161,6 +62,9 @@ export const ackFrameSchema = z.object({
 /** A refused frame or mutation. For a mutation it carries its (deviceId, mid): the client rolls it back. */
 export const messageErrorFrameSchema = z.object({
   type: z.literal('message_error'),
+  /** Why, for code to branch on. */
+  code: z.enum(REALTIME_ERROR_REASONS),
+  /** The text to show. */
   error: z.string(),
   /** What was refused: the frame type, or 'group' for group events (the group view shows only these). */
   context: z.string(),
@@ -170,12 +74,18 @@ export const messageErrorFrameSchema = z.object({
   groupId: z.string().optional(),
 });
 
-export const peerTypingFrameSchema = z.object({
-  type: z.enum(['peer_typing', 'peer_stop_typing']),
+export const peerTypingFrameSchema = z.object({ type: z.literal('peer_typing'), fromUserId: z.string() });
+export const peerStopTypingFrameSchema = z.object({
+  type: z.literal('peer_stop_typing'),
   fromUserId: z.string(),
 });
 export const groupTypingFrameSchema = z.object({
-  type: z.enum(['group_member_typing', 'group_member_stop_typing']),
+  type: z.literal('group_member_typing'),
+  fromUserId: z.string(),
+  groupId: z.string(),
+});
+export const groupStopTypingFrameSchema = z.object({
+  type: z.literal('group_member_stop_typing'),
   fromUserId: z.string(),
   groupId: z.string(),
 });
@@ -193,8 +103,8 @@ export const onlineUsersListFrameSchema = z.object({
 /** How many students are online now (Talk home); sent on connect and when it changes, at most every 2 s. */
 export const onlineCountFrameSchema = z.object({ type: z.literal('online_count'), count: z.number().int() });
 
-export const serverFrameSchema = z.union([
-  changeSchema,
+export const serverFrameSchema = z.discriminatedUnion('type', [
+  ...changeSchemas,
   welcomeFrameSchema,
   pongFrameSchema,
   changesFrameSchema,
@@ -202,7 +112,9 @@ export const serverFrameSchema = z.union([
   ackFrameSchema,
   messageErrorFrameSchema,
   peerTypingFrameSchema,
+  peerStopTypingFrameSchema,
   groupTypingFrameSchema,
+  groupStopTypingFrameSchema,
   userOnlineFrameSchema,
   userOfflineFrameSchema,
   onlineUsersListFrameSchema,
@@ -216,7 +128,9 @@ export type AckFrame = z.infer<typeof ackFrameSchema>;
 export type MessageErrorFrame = z.infer<typeof messageErrorFrameSchema>;
 export type EphemeralFrame =
   | z.infer<typeof peerTypingFrameSchema>
+  | z.infer<typeof peerStopTypingFrameSchema>
   | z.infer<typeof groupTypingFrameSchema>
+  | z.infer<typeof groupStopTypingFrameSchema>
   | z.infer<typeof userOnlineFrameSchema>
   | z.infer<typeof userOfflineFrameSchema>
   | z.infer<typeof onlineUsersListFrameSchema>

@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CHANGE_TYPES,
+  changesFrameSchema,
+  encodeChangesPage,
+  encodeServerFrame,
+  MUTATION_TYPES,
+  mutationFrameSchema,
+  serverFrameSchema,
+  type Change,
+  type ChangeOf,
+  type ChangeType,
+  type ServerFrame,
+} from '../src';
+
+const user = { id: 'u1', firstName: 'Alex', lastName: 'Kim', profilePictureUrl: null };
+const peer = { id: 'u2', firstName: 'Bo', lastName: 'Lee', profilePictureUrl: null };
+const at = '2026-11-25T10:00:00.000Z';
+const direct = {
+  id: 'm1',
+  from: user,
+  to: peer,
+  content: 'hi',
+  timestamp: at,
+  status: 'sent' as const,
+  attachmentUrl: null,
+  attachmentType: null,
+  replyTo: null,
+  reactions: [],
+  seq: 3,
+};
+const group = {
+  id: 'g1',
+  name: 'Study',
+  avatarUrl: null,
+  createdBy: 'u1',
+  members: [user, peer],
+  createdAt: at,
+};
+const counts = { relatable: 1, funny: 0, feelYou: 2, shareWorthy: 0 };
+const card = {
+  id: 'c1',
+  content: 'Exams are close',
+  emotionTag: 'stressed',
+  college: 'IIT Delhi',
+  createdAt: at,
+  imageUrl: null,
+  nickname: 'night_owl',
+  reactions: counts,
+  myReactions: [],
+  commentCount: 0,
+  comments: [],
+  isMine: false,
+};
+
+/** One example of every change kind: a change kind added to the protocol without one fails the typecheck. */
+const changes: { [T in ChangeType]: ChangeOf<T> } = {
+  receive_message: { type: 'receive_message', seq: 1, message: direct },
+  receive_group_message: {
+    type: 'receive_group_message',
+    seq: 2,
+    message: {
+      id: 'gm1',
+      from: user,
+      group: 'g1',
+      content: 'hey',
+      timestamp: at,
+      attachmentUrl: null,
+      attachmentType: null,
+      seq: 2,
+    },
+  },
+  peer_read_messages: {
+    type: 'peer_read_messages',
+    seq: 3,
+    readerId: 'u2',
+    messageIds: ['m1'],
+    status: 'read',
+    chatPartnerId: 'u1',
+    groupId: null,
+  },
+  'chat-reaction': {
+    type: 'chat-reaction',
+    seq: 4,
+    messageId: 'm1',
+    emoji: '👍',
+    fromUserId: 'u2',
+    toUserId: 'u1',
+  },
+  group_joined: { type: 'group_joined', seq: 5, group },
+  group_read: { type: 'group_read', seq: 6, groupId: 'g1', readSeq: 5 },
+  confession_posted: { type: 'confession_posted', seq: 7, confession: card },
+  confession_mine: { type: 'confession_mine', seq: 8, confessionId: 'c1' },
+  confession_deleted: { type: 'confession_deleted', seq: 9, confessionId: 'c1' },
+  confession_counts: {
+    type: 'confession_counts',
+    seq: 10,
+    confessionId: 'c1',
+    reactions: counts,
+    commentCount: 3,
+  },
+  notification_created: {
+    type: 'notification_created',
+    seq: 11,
+    notification: {
+      id: 'n1',
+      type: 'confession_reaction',
+      title: 'New reaction',
+      body: 'Someone related to your confession',
+      createdAt: at,
+      isRead: false,
+      data: { confessionId: 'c1' },
+    },
+  },
+  notification_read: { type: 'notification_read', seq: 12, notificationId: 'n1' },
+  notifications_deleted: { type: 'notifications_deleted', seq: 13, notificationIds: ['n1'] },
+};
+const changeList: Change[] = Object.values(changes);
+
+type EngineFrame = Exclude<ServerFrame, Change>;
+/** One example of every frame kind the engine sends besides changes. */
+const engineFrames: { [T in EngineFrame['type']]: Extract<EngineFrame, { type: T }> } = {
+  welcome: { type: 'welcome', v: 1, userId: 'u1', heartbeatMs: 10_000 },
+  pong: { type: 'pong', t: 123 },
+  changes: { type: 'changes', changes: changeList, cursor: 13, hasMore: false },
+  sync_reset: {
+    type: 'sync_reset',
+    cursor: 13,
+    conversations: [],
+    groups: [group],
+    messages: [direct],
+    groupMessages: [],
+    users: [],
+  },
+  ack: { type: 'ack', deviceId: 'device-123', mid: 4 },
+  message_error: {
+    type: 'message_error',
+    code: 'rateLimited',
+    error: 'You are sending messages too fast. Please slow down.',
+    context: 'send_message',
+    deviceId: 'device-123',
+    mid: 5,
+  },
+  peer_typing: { type: 'peer_typing', fromUserId: 'u2' },
+  peer_stop_typing: { type: 'peer_stop_typing', fromUserId: 'u2' },
+  group_member_typing: { type: 'group_member_typing', fromUserId: 'u2', groupId: 'g1' },
+  group_member_stop_typing: { type: 'group_member_stop_typing', fromUserId: 'u2', groupId: 'g1' },
+  user_online: { type: 'user_online', userId: 'u2' },
+  user_offline: { type: 'user_offline', userId: 'u2', lastActiveAt: at },
+  online_users_list: { type: 'online_users_list', userIds: ['u2'] },
+  online_count: { type: 'online_count', count: 42 },
+};
+
+describe('server frames', () => {
+  it('every kind round-trips through the one server frame schema', () => {
+    const frames: ServerFrame[] = [...changeList, ...Object.values(engineFrames)];
+    for (const frame of frames) {
+      const parsed = serverFrameSchema.safeParse(JSON.parse(encodeServerFrame(frame)));
+      expect(parsed.success, frame.type).toBe(true);
+      expect(parsed.data, frame.type).toEqual(frame);
+    }
+  });
+
+  it('lists every change type once, derived from the schemas', () => {
+    expect([...CHANGE_TYPES].sort()).toEqual(Object.keys(changes).sort());
+    expect(new Set(MUTATION_TYPES).size).toBe(MUTATION_TYPES.length);
+    expect(MUTATION_TYPES).toContain('confession_delete');
+  });
+
+  it('a message_error without a known code is refused', () => {
+    const frame = { ...engineFrames.message_error, code: 'somethingElse' };
+    expect(serverFrameSchema.safeParse(frame).success).toBe(false);
+    const { code: _code, ...withoutCode } = engineFrames.message_error;
+    expect(serverFrameSchema.safeParse(withoutCode).success).toBe(false);
+  });
+
+  it('mutation frames are exactly the client frames named in the mutation list', () => {
+    const frame = { type: 'confession_delete', deviceId: 'device-123', mid: 1, confessionId: 'c1' };
+    expect(mutationFrameSchema.parse(frame)).toEqual(frame);
+  });
+});
+
+describe('pre-encoded pull pages', () => {
+  it('every page built from stored change payloads parses back through the changes schema', () => {
+    const payloads = changeList.map((change) => JSON.stringify(change));
+    // Every prefix and every single change, with both hasMore values and a range of cursors.
+    const pages: string[][] = [[]];
+    for (let i = 1; i <= payloads.length; i++) pages.push(payloads.slice(0, i));
+    for (const payload of payloads) pages.push([payload]);
+    for (const page of pages) {
+      for (const hasMore of [true, false]) {
+        for (const cursor of [0, 13, 2 ** 40]) {
+          const json = encodeChangesPage(page, cursor, hasMore);
+          const parsed = changesFrameSchema.parse(JSON.parse(json));
+          expect(parsed).toEqual({
+            type: 'changes',
+            changes: page.map((payload) => JSON.parse(payload) as Change),
+            cursor,
+            hasMore,
+          });
+          expect(serverFrameSchema.safeParse(JSON.parse(json)).success).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('keeps the cursor an integer and hasMore a boolean whatever is passed at run time', () => {
+    const json = encodeChangesPage([], 7.9, 'yes' as unknown as boolean);
+    expect(changesFrameSchema.parse(JSON.parse(json))).toEqual({
+      type: 'changes',
+      changes: [],
+      cursor: 7,
+      hasMore: false,
+    });
+  });
+});

@@ -1,0 +1,44 @@
+import type { CompiledQuery } from 'kysely';
+import type { Change, ChangeDraft } from '@campus/protocol';
+import type { Audience } from './audiences';
+
+/**
+ * The engine's transaction interface: everything a feature's server apply may do to the database. It is
+ * asynchronous so a PostgreSQL implementation can stand behind it; the SQLite one (sqlite-transactor.ts)
+ * runs each statement synchronously on a cached prepared statement and is the only code that knows about
+ * prepared statements and savepoints. An apply awaits nothing but its `tx` (no network, no timers), so on
+ * SQLite a whole commit runs without giving other work a turn in the middle of it.
+ */
+
+/** SQL text with `?` placeholders, branded with the row type it returns. Write portable SQL. */
+export type Sql<Row = unknown> = string & { readonly __row?: Row };
+/** Declares a statement and the shape of its rows (`sql<{ id: string }>('SELECT id FROM …')`). */
+export function sql<Row = never>(text: string): Sql<Row> {
+  return text as Sql<Row>;
+}
+export type SqlParam = string | number | bigint | null | Buffer;
+/** A statement: our `Sql` or a Kysely-compiled query (for the rare dynamic one; compiling costs µs). */
+export type Query<Row> = Sql<Row> | CompiledQuery<Row>;
+
+export interface Tx {
+  all<Row>(query: Query<Row>, ...params: SqlParam[]): Promise<Row[]>;
+  first<Row>(query: Query<Row>, ...params: SqlParam[]): Promise<Row | undefined>;
+  /** A write; resolves with the number of rows it changed. */
+  run(query: Query<unknown>, ...params: SqlParam[]): Promise<number>;
+  /**
+   * Appends a change to the log with its audiences, in this transaction; it is published to live
+   * connections after the outermost commit, and dropped with a savepoint that is rolled back.
+   */
+  emit(change: ChangeDraft, audiences: readonly Audience[]): Change;
+  /** The seq the next `emit` of this transaction will get (a message row stores it before emitting). */
+  nextSeq(): number;
+  /** `fn` in a savepoint: if it throws, only its own writes and changes are undone, and the error rethrown. */
+  savepoint<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** The engine's clock for this transaction (ms). */
+  readonly now: number;
+}
+
+/** Opens transactions. `commit` inside a commit's `fn` is not allowed: use `tx.savepoint`. */
+export interface Transactor {
+  commit<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+}
