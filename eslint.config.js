@@ -26,6 +26,34 @@ const NO_APPS_OR_SERVER = [
   { group: ['**/apps/**', '**/server/**'], message: 'Packages never import apps or the server.' },
 ];
 
+/**
+ * Server boundaries (the engine knows no feature; features meet only through public surfaces). They apply to
+ * type imports too. dependency-cruiser (.dependency-cruiser.cjs, run by `pnpm lint`) checks the same rules
+ * plus import cycles with type-only imports included, which import-x/no-cycle skips.
+ */
+const ENGINE_NO_FEATURES = {
+  group: ['**/modules/**'],
+  message: 'The realtime engine knows no feature: modules register into it through server/src/features.ts.',
+};
+const LIB_NO_FEATURES = {
+  group: ['**/modules/**', '**/realtime/**'],
+  message: 'lib/ is infrastructure: it imports neither modules nor the realtime engine.',
+};
+
+/** Files type-aware rules run on (each belongs to a tsconfig project). */
+const TYPED_FILES = [
+  'server/src/**/*.ts',
+  'server/test/**/*.ts',
+  'packages/*/src/**/*.ts',
+  'packages/*/test/**/*.ts',
+  'apps/web/src/**/*.{ts,tsx}',
+  'apps/web/test/**/*.{ts,tsx}',
+  'apps/desktop/src/**/*.ts',
+  'tests/system/**/*.ts',
+  'bench/**/*.ts',
+  'e2e/**/*.ts',
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -52,6 +80,17 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: TYPED_FILES,
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
     },
   },
   {
@@ -127,6 +166,24 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    files: ['server/src/realtime/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['react', 'dexie', '@campus/sync', '**/apps/**'] }, ENGINE_NO_FEATURES] },
+      ],
+    },
+  },
+  {
+    files: ['server/src/lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['react', 'dexie', '@campus/sync', '**/apps/**'] }, LIB_NO_FEATURES] },
       ],
     },
   },

@@ -1,7 +1,9 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { SERVER_MSG } from '@campus/protocol';
-import type { AppDeps } from './lib/deps';
+import type { AppDeps } from './deps';
+import type { RealtimeEngine } from './realtime/engine';
+import type { Features } from './realtime/registry';
 import { HttpError } from './lib/http-error';
 import { apiCors, securityHeaders } from './lib/security-headers';
 import { mountWebApp } from './lib/static-web';
@@ -25,7 +27,7 @@ import { UPLOAD_PATH } from './modules/attachments/upload';
 /** JSON bodies of this API are small; uploads get their own limits on their own routes. */
 const MAX_JSON_BODY = 64 * 1024;
 
-export function createApp(deps: AppDeps) {
+export function createApp(deps: AppDeps, engine: RealtimeEngine, features: Features) {
   const app = new Hono();
 
   // Registered before the security headers so it runs after them: signed file URLs are the authorization,
@@ -58,7 +60,7 @@ export function createApp(deps: AppDeps) {
   // The spec's moderation service (`POST /moderation/moderate`), served by this server.
   app.route('/moderation', moderationRoutes(deps));
   // The realtime channel: hello with the token, then chat events and sync (REALTIME_PATH).
-  app.get('/ws', realtimeRoute(deps));
+  app.get('/ws', realtimeRoute(deps, engine, features));
   // Group notes: a WebSocket per group, authorized before the upgrade (NOTES_PATH of @campus/protocol).
   app.route('/notes', notesRoutes(deps));
   // On a loopback listener the mailbox answers only requests made on this machine, not through a proxy.

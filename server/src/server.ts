@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { loadConfig, type Config } from './config';
 import { createApp } from './app';
+import { createFeatures } from './features';
 import { openDatabase, migrateToLatest } from './lib/db/database';
 import { createLogger } from './lib/logger';
 import { DevMailbox } from './lib/mail/dev-mailbox';
@@ -14,9 +15,9 @@ import { DEFAULT_AUTH_RATE_RULES, type AuthRateRules } from './lib/rate-limit';
 import { loadOrCreateSecret } from './lib/secret';
 import { createLiveSockets } from './lib/auth/live-sockets';
 import { deleteExpiredSessions } from './lib/auth/sessions';
-import type { AppDeps } from './lib/deps';
+import type { AppDeps } from './deps';
 import { countUsers } from './modules/users/repo';
-import { createRealtimeHub } from './realtime/hub';
+import { createRealtimeEngine, type RealtimeEngine } from './realtime/engine';
 import type { RealtimeOptions } from './realtime/options';
 import { createWebSocketServer } from './realtime/ws-route';
 import { createStorage } from './lib/storage';
@@ -35,6 +36,8 @@ export interface RunningServer {
   url: string;
   port: number;
   deps: AppDeps;
+  /** The realtime engine behind deps.transactor and deps.realtime (tests read its seq counter). */
+  engine: RealtimeEngine;
   stop(): Promise<void>;
 }
 
@@ -57,12 +60,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       : (devMailbox ?? refusingMailer());
 
   const now = options.now ?? Date.now;
-  const realtime = createRealtimeHub(sqlite, { now, realtime: options.realtime });
+  const engine = createRealtimeEngine(sqlite, {
+    now,
+    realtime: options.realtime,
+    onError: (err) => log.error({ err }, 'realtime delivery failed'),
+  });
   const deps: AppDeps = {
     config,
     db,
     sqlite,
-    realtime,
+    transactor: engine.transactor,
+    realtime: engine.hub,
     liveSockets: createLiveSockets((err) => log.error({ err }, 'closing a revoked socket failed')),
     storage: createStorage(config.dataDir, now),
     push: createPushService({
@@ -82,7 +90,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ),
     now,
   };
-  const app = createApp(deps);
+  const features = createFeatures(deps);
+  const app = createApp(deps, engine, features);
   // One WebSocketServer for every upgrade route (/ws and /notes); Hono routes decide who is upgraded.
   const wss = createWebSocketServer();
 
@@ -107,11 +116,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     url,
     port,
     deps,
+    engine,
     stop() {
       stopping ??= (async () => {
         clearInterval(sweep);
+        // Batched writes (receipts, coalesced counts) go out while the sockets are still there.
+        await features.close();
         // Realtime first: its sockets get a 1001 close before the listener goes.
-        realtime.close();
+        engine.close();
         // Other sockets on the shared server (group notes) would hold the listener open.
         for (const socket of wss.clients) socket.close(CLOSE_CODES.shuttingDown);
         await new Promise<void>((resolve) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { UserRef } from '@campus/protocol';
 import { createSession } from '../src/lib/auth/sessions';
-import { insertUser } from '../src/modules/users/repo';
+import { insertUser } from '../src/modules/users';
 import type { TestServer } from './support/test-server';
 
 export interface Student {

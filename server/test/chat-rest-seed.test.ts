@@ -52,6 +52,11 @@ it('pnpm seed adds a demo chat, a demo group and demo confessions once, readable
       'SELECT type, count(*) AS n FROM change_log GROUP BY type ORDER BY type',
     );
     expect(log.all()).toEqual([
+      // Each demo confession's counts after its reaction or comment (coalesced, flushed before the seed exits).
+      { type: 'confession_counts', n: 2 },
+      // Two demo confessions: each told to everyone, and to its author that it is theirs.
+      { type: 'confession_mine', n: 2 },
+      { type: 'confession_posted', n: 2 },
       { type: 'group_joined', n: 1 },
       // Alex's reaction to Priya's confession and Priya's comment on Alex's.
       { type: 'notification_created', n: 2 },

@@ -9,8 +9,8 @@ import {
   type ConversationItem,
   type DirectMessage,
 } from '@campus/protocol';
-import { storeDirectMessage, storeGroupMessage } from '../src/modules/chat/writes';
-import { createGroup } from '../src/modules/groups/service';
+import { sendDirectMessage, sendGroupMessage } from '../src/modules/chat';
+import { createGroup } from '../src/modules/groups';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 import { addStudent, type Student } from './chat-rest-helpers';
 
@@ -30,9 +30,9 @@ afterAll(async () => {
   await server.close();
 });
 
-function send(from: Student, to: Student, content: string): DirectMessage {
+function send(from: Student, to: Student, content: string): Promise<DirectMessage> {
   clock.advance(1000);
-  return storeDirectMessage(server.deps, from.id, { id: randomUUID(), to: to.id, content });
+  return sendDirectMessage(server.deps, from.id, { id: randomUUID(), to: to.id, content });
 }
 
 describe('GET /api/users (directory)', () => {
@@ -88,14 +88,14 @@ describe('GET /api/users (directory)', () => {
 describe('GET /api/conversations', () => {
   it('lists direct chats and groups newest first, with 30-character snippets and unread counts', async () => {
     const long = 'This is a rather long message that will be cut in the list';
-    send(alex, priya, 'hi Priya');
-    send(priya, alex, long);
+    await send(alex, priya, 'hi Priya');
+    await send(priya, alex, long);
     clock.advance(1000);
-    const group = createGroup(server.deps, sam.id, { name: 'Study buddies', memberIds: [alex.id] });
+    const group = await createGroup(server.deps, sam.id, { name: 'Study buddies', memberIds: [alex.id] });
     clock.advance(1000);
-    storeGroupMessage(server.deps, sam.id, { id: randomUUID(), groupId: group.id, content: 'first' });
-    storeGroupMessage(server.deps, sam.id, { id: randomUUID(), groupId: group.id, content: 'second' });
-    send(alex, sam, 'hey Sam');
+    await sendGroupMessage(server.deps, sam.id, { id: randomUUID(), groupId: group.id, content: 'first' });
+    await sendGroupMessage(server.deps, sam.id, { id: randomUUID(), groupId: group.id, content: 'second' });
+    await send(alex, sam, 'hey Sam');
 
     const res = await server.get('/api/conversations', alex.token);
     expect(res.status).toBe(200);
@@ -139,7 +139,7 @@ describe('GET /api/chat/:partnerId', () => {
     const a = await addStudent(server, 'Page', 'One');
     const b = await addStudent(server, 'Page', 'Two');
     const sent: DirectMessage[] = [];
-    for (let i = 1; i <= 35; i += 1) sent.push(send(i % 2 ? a : b, i % 2 ? b : a, `message ${i}`));
+    for (let i = 1; i <= 35; i += 1) sent.push(await send(i % 2 ? a : b, i % 2 ? b : a, `message ${i}`));
     server.deps.sqlite
       .prepare('INSERT INTO message_reactions (message_id, user_id, emoji) VALUES (?, ?, ?)')
       .run(sent[34]!.id, b.id, '🔥');

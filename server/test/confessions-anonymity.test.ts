@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestResponse, type TestServer } from './support/test-server';
 import { WsClient } from './support/ws-client';
-import { postAs, student } from './confessions-helpers';
+import { confessionEnv } from '../src/modules/confessions/env';
+import { audience } from '../src/realtime/audiences';
+import { changesAbout, createStudent, postAs, student, withNickname } from './confessions-helpers';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -71,5 +73,54 @@ describe('anonymity', () => {
     expect(frames.length).toBe(2);
     expectNoIds('live notifications', { body: frames }, [other.id]);
     authorSocket.close();
+  });
+
+  it('no change in the log about a confession carries its author’s id, e-mail or name', async () => {
+    const author = await withNickname(
+      server,
+      await createStudent(server, 'Hiddenname', 'Hidden College'),
+      'moonlit',
+    );
+    const fan = await student(server, 'Fan', 'Hidden College');
+    const who = server.deps.sqlite
+      .prepare<[string], { email: string; first_name: string; last_name: string }>(
+        'SELECT email, first_name, last_name FROM users WHERE id = ?',
+      )
+      .get(author.id)!;
+    const id = await postAs(server, author, 'the log must not know me');
+    await server.post(`/api/confessions/${id}/react`, { reactionType: 'funny' }, fan.token);
+    await server.post(`/api/confessions/${id}/comment`, { content: 'hugs' }, fan.token);
+    await server.post(`/api/confessions/${id}/react`, { reactionType: 'relatable' }, author.token);
+    await server.post(`/api/confessions/${id}/comment`, { content: 'thanks' }, author.token);
+    await confessionEnv(server.deps).counts.flush();
+    expect((await server.call('DELETE', `/api/confessions/${id}`, undefined, author.token)).status).toBe(200);
+
+    const changes = changesAbout(server, id);
+    const types = changes.map((c) => c.type);
+    for (const type of ['confession_posted', 'confession_mine', 'confession_counts', 'confession_deleted'])
+      expect(types, type).toContain(type);
+    for (const change of changes) {
+      const label = `${change.type} #${change.seq}`;
+      expect(change.payload.includes(author.id), `${label} leaks the id: ${change.payload}`).toBe(false);
+      expect(change.payload.toLowerCase(), label).not.toContain(who.email.toLowerCase());
+      expect(change.payload, label).not.toContain(who.first_name);
+      expect(change.payload, label).not.toContain(who.last_name);
+      expect(change.payload, label).not.toMatch(
+        /"(userId|authorId|author_id|user_id|email|firstName|lastName)"/,
+      );
+      // Only the author's own devices learn it is theirs; every card change goes to all students alike.
+      if (change.type === 'confession_mine') expect(change.audiences).toEqual([audience.user(author.id)]);
+      else if (change.type.startsWith('confession_'))
+        expect(change.audiences).toEqual([audience.allStudents]);
+    }
+    const posted = JSON.parse(changes.find((c) => c.type === 'confession_posted')!.payload) as {
+      confession: Record<string, unknown>;
+    };
+    expect(posted.confession).toMatchObject({
+      isMine: false,
+      myReactions: [],
+      comments: [],
+      nickname: 'moonlit',
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { CollegeObject } from '@campus/protocol';
+import type { CollegeObject, MutationOf } from '@campus/protocol';
 import { createSession } from '../src/lib/auth/sessions';
+import type { MutationHandler, MutationHandlers } from '../src/realtime/registry';
 import { insertUser } from '../src/modules/users/repo';
 import type { TestServer } from './support/test-server';
 
@@ -64,4 +65,43 @@ export async function postAs(
   const res = await server.post('/api/confessions/post', { content, emotionTag }, author.token);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id as string;
+}
+
+type ConfessionMutationType =
+  'confession_react' | 'confession_comment' | 'confession_post' | 'confession_delete';
+/** A confession outbox frame as the dispatcher hands it over. */
+export type ConfessionFrame = MutationOf<ConfessionMutationType>;
+
+/**
+ * Runs one outbox frame through the module's handler in its own commit, as the engine's dispatcher does
+ * (without the exactly-once bookkeeping, so a repeat tests the write's own idempotency).
+ */
+export async function applyConfessionFrame(
+  server: TestServer,
+  handlers: Pick<MutationHandlers, ConfessionMutationType>,
+  frame: ConfessionFrame,
+  userId: string,
+): Promise<void> {
+  // The table is keyed by the frame's own type, so the handler takes this frame.
+  const handler = handlers[frame.type] as MutationHandler<ConfessionFrame>;
+  await server.deps.transactor.commit((tx) => handler.apply(tx, frame, { userId }));
+}
+
+export interface LoggedChange {
+  seq: number;
+  type: string;
+  payload: string;
+  audiences: string[];
+}
+
+/** Every change in the log whose payload names this confession, oldest first, with its audiences. */
+export function changesAbout(server: TestServer, confessionId: string): LoggedChange[] {
+  const rows = server.deps.sqlite
+    .prepare<[string], { seq: number; type: string; payload: string; audiences: string }>(
+      `SELECT l.seq, l.type, l.payload, (SELECT json_group_array(a.audience) FROM change_audience a
+          WHERE a.seq = l.seq) AS audiences
+         FROM change_log l WHERE instr(l.payload, ?) > 0 ORDER BY l.seq`,
+    )
+    .all(confessionId);
+  return rows.map((row) => ({ ...row, audiences: JSON.parse(row.audiences) as string[] }));
 }

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFESSION_SERVER_MSG, type FeedResponse } from '@campus/protocol';
 import { moderate } from '../src/lib/moderation';
-import { ConfessionRefusal } from '../src/modules/confessions/errors';
-import { applyConfessionMutation } from '../src/modules/confessions/mutations';
+import { Refusal } from '../src/lib/refusal';
+import { confessionMutationHandlers } from '../src/modules/confessions/sync';
 import { startTestServer, type TestServer } from './support/test-server';
-import { createStudent, postAs, student, type Student } from './confessions-helpers';
+import { applyConfessionFrame, createStudent, postAs, student, type Student } from './confessions-helpers';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -22,8 +22,11 @@ async function cardFor(viewer: Student, id: string) {
   return (res.body as unknown as FeedResponse).confessions.find((c) => c.id === id);
 }
 
-/** The outbox frames as the realtime dispatcher will hand them over (wiring is chat/mutations.ts's). */
-describe('applyConfessionMutation', () => {
+/** The outbox frames as the engine's dispatcher hands them over, each in its own commit. */
+describe('confessionMutationHandlers', () => {
+  const applyConfessionMutation = (userId: string, frame: Parameters<typeof applyConfessionFrame>[2]) =>
+    applyConfessionFrame(server, confessionMutationHandlers(server.deps), frame, userId);
+
   it('applies reactions as wanted states, so late or repeated frames change nothing more', async () => {
     const author = await student(server, 'MutAuthor');
     const fan = await student(server, 'MutFan');
@@ -35,15 +38,15 @@ describe('applyConfessionMutation', () => {
       reactionType: 'funny',
       on: true,
     } as const;
-    applyConfessionMutation(server.deps, fan.id, frame);
-    applyConfessionMutation(server.deps, fan.id, frame);
+    await applyConfessionMutation(fan.id, frame);
+    await applyConfessionMutation(fan.id, frame);
     expect((await cardFor(fan, id))?.reactions.funny).toBe(1);
     expect((await cardFor(fan, id))?.myReactions).toEqual(['funny']);
     const notifications = await server.get('/api/notifications', author.token);
     expect((notifications.body.notifications as unknown[]).length).toBe(1);
 
-    applyConfessionMutation(server.deps, fan.id, { ...frame, on: false });
-    applyConfessionMutation(server.deps, fan.id, { ...frame, on: false });
+    await applyConfessionMutation(fan.id, { ...frame, on: false });
+    await applyConfessionMutation(fan.id, { ...frame, on: false });
     expect((await cardFor(fan, id))?.reactions.funny).toBe(0);
   });
 
@@ -52,8 +55,8 @@ describe('applyConfessionMutation', () => {
     const postId = randomUUID();
     const raw = 'offline and pissed off, this shit again';
     const post = { type: 'confession_post', ...device, id: postId, content: raw, emotionTag: '😠' } as const;
-    applyConfessionMutation(server.deps, author.id, post);
-    applyConfessionMutation(server.deps, author.id, post);
+    await applyConfessionMutation(author.id, post);
+    await applyConfessionMutation(author.id, post);
     const card = await cardFor(author, postId);
     expect(card).toMatchObject({
       content: moderate(raw).censored_text,
@@ -69,8 +72,8 @@ describe('applyConfessionMutation', () => {
       confessionId: postId,
       content: '  written on the train  ',
     } as const;
-    applyConfessionMutation(server.deps, author.id, comment);
-    applyConfessionMutation(server.deps, author.id, comment);
+    await applyConfessionMutation(author.id, comment);
+    await applyConfessionMutation(author.id, comment);
     const after = await cardFor(author, postId);
     expect(after?.commentCount).toBe(1);
     expect(after?.comments.map((c) => c.content)).toEqual(['written on the train']);
@@ -85,11 +88,15 @@ describe('applyConfessionMutation', () => {
       content: 'hello',
       emotionTag: '😐',
     } as const;
-    expect(() => applyConfessionMutation(server.deps, noNick.id, post)).toThrow(
-      new ConfessionRefusal(403, CONFESSION_SERVER_MSG.nicknameRequired),
-    );
+    const refused = applyConfessionMutation(noNick.id, post);
+    await expect(refused).rejects.toThrow(Refusal);
+    await expect(refused).rejects.toMatchObject({
+      code: 'forbidden',
+      status: 403,
+      message: CONFESSION_SERVER_MSG.nicknameRequired,
+    });
     const author = await student(server, 'MutEmpty');
-    expect(() => applyConfessionMutation(server.deps, author.id, { ...post, content: '   ' })).toThrow(
+    await expect(applyConfessionMutation(author.id, { ...post, content: '   ' })).rejects.toThrow(
       CONFESSION_SERVER_MSG.confessionEmpty,
     );
     const react = {
@@ -99,12 +106,32 @@ describe('applyConfessionMutation', () => {
       reactionType: 'funny',
       on: true,
     } as const;
-    expect(() => applyConfessionMutation(server.deps, author.id, react)).toThrow(
+    await expect(applyConfessionMutation(author.id, react)).rejects.toThrow(
       CONFESSION_SERVER_MSG.confessionNotFound,
     );
     const stored = server.deps.sqlite
       .prepare('SELECT count(*) AS n FROM confessions WHERE id = ?')
       .get(post.id);
     expect(stored).toEqual({ n: 0 });
+  });
+
+  it('deletes for the author only: anyone else is refused and the card stays', async () => {
+    const author = await student(server, 'MutDeleter');
+    const other = await student(server, 'MutNotAuthor');
+    const id = await postAs(server, author, 'gone soon');
+    const del = { type: 'confession_delete', ...device, confessionId: id } as const;
+    await expect(applyConfessionMutation(other.id, del)).rejects.toMatchObject({
+      code: 'forbidden',
+      status: 403,
+      message: CONFESSION_SERVER_MSG.notAuthor,
+    });
+    expect(await cardFor(other, id)).toBeDefined();
+    await applyConfessionMutation(author.id, del);
+    expect(await cardFor(other, id)).toBeUndefined();
+    await expect(applyConfessionMutation(author.id, del)).rejects.toMatchObject({
+      code: 'notFound',
+      status: 404,
+      message: CONFESSION_SERVER_MSG.confessionNotFound,
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awaitingReplyError, REALTIME_ERRORS } from '@campus/protocol';
-import { DIRECT_LIMITS } from '../src/modules/chat/direct-limits';
+import { DIRECT_LIMITS } from '../src/modules/chat';
 import { upload } from './chat-rest-helpers';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
@@ -64,6 +64,7 @@ describe('direct messages to someone who has not replied', () => {
     );
     const refusal = {
       type: 'message_error',
+      code: 'awaitingReply',
       error: "You can't send more messages until Ben replies.",
       context: 'send_message',
       deviceId: a.deviceId,
@@ -71,7 +72,12 @@ describe('direct messages to someone who has not replied', () => {
     };
     expect(awaitingReplyError('Ben')).toBe(refusal.error);
     expect(answers[10]).toEqual(refusal);
-    expect(answers[11]).toMatchObject({ type: 'message_error', error: refusal.error, mid: 12 });
+    expect(answers[11]).toMatchObject({
+      type: 'message_error',
+      code: 'awaitingReply',
+      error: refusal.error,
+      mid: 12,
+    });
     expect(stored(ann, ben)).toBe(10);
 
     // The same attachment route is refused too (403: waiting does not help, only a reply).
@@ -109,6 +115,7 @@ describe('new direct conversations', () => {
     expect(answers.slice(0, limit).every((f) => f.type === 'ack')).toBe(true);
     const refusal = {
       type: 'message_error',
+      code: 'tooManyConversations',
       error: "You're starting too many conversations. Try again later.",
       context: 'send_message',
       deviceId: s.deviceId,

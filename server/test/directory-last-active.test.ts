@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicProfileSchema } from '@campus/protocol';
-import { storeDirectMessage } from '../src/modules/chat/writes';
-import { contactCheck } from '../src/modules/directory/contacts';
-import { touchLastActive } from '../src/modules/users/repo';
+import { sendDirectMessage } from '../src/modules/chat';
+import { contactCheck } from '../src/modules/directory';
+import { touchLastActive } from '../src/modules/users';
 import { startTestServer, type TestServer } from './support/test-server';
 import { addStudent, type Student } from './chat-rest-helpers';
 
@@ -22,9 +22,7 @@ beforeAll(async () => {
   classmate = await addStudent(server, 'Cass', 'Mate');
   await touchLastActive(server.deps.db, victim.id, server.deps.now() - 60_000);
   // A chat with one message makes the friend a contact; sharing a group, the classmate.
-  server.deps.realtime.commit(() =>
-    storeDirectMessage(server.deps, friend.id, { id: randomUUID(), to: victim.id, content: 'hi' }),
-  );
+  await sendDirectMessage(server.deps, friend.id, { id: randomUUID(), to: victim.id, content: 'hi' });
   const group = await server.post('/api/groups', { name: 'Study', memberIds: [victim.id] }, classmate.token);
   expect(group.status).toBe(201);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIRECTORY_PAGE_MAX, userDirectoryQuerySchema } from '@campus/protocol';
-import { searchUsers } from '../src/modules/directory/repo';
+import { searchUsers } from '../src/modules/directory';
 import { startTestServer, type TestServer } from './support/test-server';
 import { addStudent, type Student } from './chat-rest-helpers';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_SERVER_MSG } from '@campus/protocol';
-import { GROUP_STRANGERS_RATE } from '../src/modules/groups/routes';
+import { GROUP_STRANGERS_RATE } from '../src/modules/groups';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 import { addStudent, type Student } from './chat-rest-helpers';
 

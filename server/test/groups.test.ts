@@ -9,8 +9,8 @@ import {
   type Group,
   type GroupMessage,
 } from '@campus/protocol';
-import { storeGroupMessage } from '../src/modules/chat/writes';
-import { GROUP_CREATE_RATE } from '../src/modules/groups/routes';
+import { sendGroupMessage } from '../src/modules/chat';
+import { GROUP_CREATE_RATE } from '../src/modules/groups';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 import { addStudent, type Student } from './chat-rest-helpers';
 
@@ -111,7 +111,7 @@ describe('group reads are for members only', () => {
   it('pages group messages newest first', async () => {
     for (let i = 1; i <= 33; i += 1) {
       clock.advance(1000);
-      storeGroupMessage(server.deps, i % 2 ? alex.id : priya.id, {
+      await sendGroupMessage(server.deps, i % 2 ? alex.id : priya.id, {
         id: randomUUID(),
         groupId: group.id,
         content: `note ${i}`,

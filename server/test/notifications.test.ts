@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFESSION_SERVER_MSG, notificationsResponseSchema, type NotificationType } from '@campus/protocol';
-import { applyNotificationMutation } from '../src/modules/notifications/mutations';
-import { notify } from '../src/modules/notifications/service';
+import { notify } from '../src/modules/notifications';
+import { notificationMutationHandlers } from '../src/modules/notifications/sync';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type TestUser } from './support/ws-client';
 
@@ -23,8 +23,8 @@ async function connect(user: TestUser) {
 }
 
 function notifyUser(user: TestUser, title: string, type: NotificationType = 'confession_reaction') {
-  return server.deps.realtime.commit((tx) =>
-    notify(server.deps, tx, {
+  return server.deps.transactor.commit((tx) =>
+    notify(tx, server.deps, {
       userId: user.id,
       type,
       title,
@@ -40,9 +40,9 @@ describe('notifications REST', () => {
   it('lists only my notifications, newest first, with the unread count, and pages them', async () => {
     const ann = await createUser(server, 'Ann');
     const bob = await createUser(server, 'Bob');
-    notifyUser(ann, 'first');
-    notifyUser(bob, 'for bob');
-    notifyUser(ann, 'second', 'friend_request');
+    await notifyUser(ann, 'first');
+    await notifyUser(bob, 'for bob');
+    await notifyUser(ann, 'second', 'friend_request');
 
     const res = await server.get('/api/notifications', ann.token);
     expect(res.status).toBe(200);
@@ -66,7 +66,7 @@ describe('notifications REST', () => {
   it('marks read for the owner only; the count never goes below zero', async () => {
     const ann = await createUser(server, 'Ann');
     const eve = await createUser(server, 'Eve');
-    const { id } = notifyUser(ann, 'hello');
+    const { id } = await notifyUser(ann, 'hello');
 
     const foreign = await put(`/api/notifications/${id}/read`, eve.token);
     expect(foreign.status).toBe(404);
@@ -91,7 +91,7 @@ describe('notifications live', () => {
     const ann = await createUser(server, 'Ann');
     const cid = await createUser(server, 'Cid');
     const [phone, laptop, other] = await Promise.all([connect(ann), connect(ann), connect(cid)]);
-    const created = notifyUser(ann, 'Someone reacted');
+    const created = await notifyUser(ann, 'Someone reacted');
     for (const client of [phone, laptop]) {
       const frame = await client.waitFor((f) => f.type === 'notification_created');
       expect(frame.notification).toEqual(created);
@@ -104,8 +104,8 @@ describe('notifications live', () => {
   it('reading on one device tells the others once; the outbox mutation does the same', async () => {
     const ann = await createUser(server, 'Ann');
     const [phone, laptop] = await Promise.all([connect(ann), connect(ann)]);
-    const first = notifyUser(ann, 'one');
-    const second = notifyUser(ann, 'two');
+    const first = await notifyUser(ann, 'one');
+    const second = await notifyUser(ann, 'two');
     await put(`/api/notifications/${first.id}/read`, ann.token);
     await put(`/api/notifications/${first.id}/read`, ann.token);
     expect(await laptop.waitFor((f) => f.type === 'notification_read')).toMatchObject({
@@ -114,9 +114,10 @@ describe('notifications live', () => {
 
     const eve = await createUser(server, 'Eve');
     const frame = { type: 'mark_notification_read' as const, deviceId: phone.deviceId, mid: 1 };
-    server.deps.realtime.commit(() => {
-      applyNotificationMutation(server.deps, eve.id, { ...frame, notificationId: second.id });
-      applyNotificationMutation(server.deps, ann.id, { ...frame, notificationId: second.id });
+    const { mark_notification_read: handler } = notificationMutationHandlers(server.deps);
+    await server.deps.transactor.commit(async (tx) => {
+      await handler.apply(tx, { ...frame, notificationId: second.id }, { userId: eve.id });
+      await handler.apply(tx, { ...frame, notificationId: second.id }, { userId: ann.id });
     });
     await laptop.waitFor((f) => f.type === 'notification_read' && f.notificationId === second.id);
     await WsClient.settle();
@@ -127,9 +128,9 @@ describe('notifications live', () => {
   it('a notification whose transaction rolls back is neither stored nor sent', async () => {
     const ann = await createUser(server, 'Ann');
     const phone = await connect(ann);
-    expect(() =>
-      server.deps.realtime.commit((tx) => {
-        notify(server.deps, tx, {
+    await expect(
+      server.deps.transactor.commit(async (tx) => {
+        await notify(tx, server.deps, {
           userId: ann.id,
           type: 'confession_comment',
           title: 't',
@@ -138,7 +139,7 @@ describe('notifications live', () => {
         });
         throw new Error('the reaction failed');
       }),
-    ).toThrow('the reaction failed');
+    ).rejects.toThrow('the reaction failed');
     await WsClient.settle();
     expect(phone.of('notification_created')).toHaveLength(0);
     expect((await server.get('/api/notifications', ann.token)).body).toEqual({

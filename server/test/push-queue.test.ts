@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PushQueue } from '../src/modules/notifications/push-queue';
+import { PushQueue } from '../src/modules/notifications';
 
 /** A delivery that stays in flight until released, counting how many are in flight at once. */
 function gate() {

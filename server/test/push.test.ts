@@ -7,8 +7,7 @@ import { pino } from 'pino';
 import { startServer } from '../src/server';
 import { createPushService } from '../src/lib/push/sender';
 import { loadOrCreateVapidKeys } from '../src/lib/push/vapid';
-import { notify } from '../src/modules/notifications/service';
-import { PUSH_REGISTER_RATE } from '../src/modules/notifications/routes';
+import { notify, PUSH_REGISTER_RATE } from '../src/modules/notifications';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type TestUser } from './support/ws-client';
 import { browserKeys, decryptPush, startPushService, vapidClaims, vapidSignatureValid } from './push-helpers';
@@ -42,8 +41,8 @@ async function subscribe(user: TestUser) {
 }
 
 function notifyUser(user: TestUser, type: NotificationType = 'confession_comment') {
-  return server.deps.realtime.commit((tx) =>
-    notify(server.deps, tx, {
+  return server.deps.transactor.commit((tx) =>
+    notify(tx, server.deps, {
       userId: user.id,
       type,
       title: 'New comment',
@@ -74,7 +73,7 @@ describe('web push', () => {
     const ann = await createUser(server, 'Ann');
     const sub = await subscribe(ann);
     const before = push.received.length;
-    const created = notifyUser(ann);
+    const created = await notifyUser(ann);
     await push.waitFor(before + 1);
     const got = push.received[before]!;
     expect(got.method).toBe('POST');
@@ -106,7 +105,7 @@ describe('web push', () => {
     const gus = await createUser(server, 'Gus');
     const [phone, laptop] = [await subscribe(gus), await subscribe(gus)];
     const before = push.received.length;
-    notifyUser(gus);
+    await notifyUser(gus);
     await push.waitFor(before + 2);
     const paths = push.received.slice(before).map((r) => r.path);
     expect(paths.sort()).toEqual([phone.path, laptop.path].sort());
@@ -118,7 +117,7 @@ describe('web push', () => {
     const client = await WsClient.connect(server, bob);
     open.push(client);
     const before = push.received.length;
-    notifyUser(bob);
+    await notifyUser(bob);
     await client.waitFor((f) => f.type === 'notification_created');
     await WsClient.settle(300);
     expect(push.received.slice(before).filter((r) => r.path === sub.path)).toHaveLength(0);
@@ -126,7 +125,7 @@ describe('web push', () => {
     client.close();
     await client.waitClose();
     await WsClient.settle(100);
-    notifyUser(bob, 'friend_request');
+    await notifyUser(bob, 'friend_request');
     await push.waitFor(before + 1);
     const got = push.received[before]!;
     expect(got.path).toBe(sub.path);
@@ -141,11 +140,11 @@ describe('web push', () => {
     push.answer(410);
     try {
       const before = push.received.length;
-      notifyUser(cid);
+      await notifyUser(cid);
       await push.waitFor(before + 1);
       await WsClient.settle(100);
       expect(storedEndpoints(cid)).toEqual([]);
-      notifyUser(cid);
+      await notifyUser(cid);
       await WsClient.settle(300);
       expect(push.received.length).toBe(before + 1);
     } finally {

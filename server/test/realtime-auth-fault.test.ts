@@ -15,7 +15,7 @@ beforeAll(async () => {
   server = await startTestServer();
   ann = await createUser(server, 'Ann');
   const bob = await createUser(server, 'Bob');
-  groupId = createGroup(server.deps, ann.id, { name: 'Lab', memberIds: [bob.id] }).id;
+  groupId = (await createGroup(server.deps, ann.id, { name: 'Lab', memberIds: [bob.id] })).id;
 });
 afterAll(async () => {
   await server.close();

@@ -22,10 +22,12 @@ beforeAll(async () => {
   members = [];
   for (const name of ['Ann', 'Bob', 'Cid', 'Dee']) members.push(await createUser(server, name));
   outsider = await createUser(server, 'Eve');
-  groupId = createGroup(server.deps, members[0]!.id, {
-    name: 'Study group',
-    memberIds: members.slice(1).map((m) => m.id),
-  }).id;
+  groupId = (
+    await createGroup(server.deps, members[0]!.id, {
+      name: 'Study group',
+      memberIds: members.slice(1).map((m) => m.id),
+    })
+  ).id;
 });
 afterAll(async () => {
   for (const c of open) c.close();
@@ -72,6 +74,7 @@ describe('group chat over /ws', () => {
     const mid = eve.mutate({ type: 'send_group_message', id: randomUUID(), groupId, content: 'let me in' });
     const refusal = {
       type: 'message_error',
+      code: 'notGroupMember',
       error: REALTIME_ERRORS.notGroupMember,
       context: 'group',
       groupId,

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { REALTIME_ERRORS } from '@campus/protocol';
 import { insertUser } from '../src/modules/users/repo';
-import { ChatRefusal, storeDirectMessage, storeGroupMessage } from '../src/modules/chat/writes';
+import { Refusal } from '../src/lib/refusal';
+import { sendDirectMessage, sendGroupMessage } from '../src/modules/chat';
 import { startTestServer, type TestServer } from './support/test-server';
 
 let server: TestServer;
@@ -35,10 +36,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('chat writes', () => {
-  it('stores a direct message once, with its change-log seq, conversations and unread count', () => {
+  it('stores a direct message once, with its change-log seq, conversations and unread count', async () => {
     const id = randomUUID();
-    const first = storeDirectMessage(server.deps, a, { id, to: b, content: 'hi' });
-    const again = storeDirectMessage(server.deps, a, { id, to: b, content: 'hi' });
+    const first = await sendDirectMessage(server.deps, a, { id, to: b, content: 'hi' });
+    const again = await sendDirectMessage(server.deps, a, { id, to: b, content: 'hi' });
     expect(again.seq).toBe(first.seq);
     const log = server.deps.sqlite.prepare('SELECT seq, payload FROM change_log').all() as {
       seq: number;
@@ -64,19 +65,19 @@ describe('chat writes', () => {
     ]);
   });
 
-  it('refuses replies to another pair, self messages, unknown users and non-members', () => {
-    const other = storeDirectMessage(server.deps, a, { id: randomUUID(), to: c, content: 'x' });
-    expect(() =>
-      storeDirectMessage(server.deps, b, { id: randomUUID(), to: a, content: 'r', replyTo: other.id }),
-    ).toThrow(REALTIME_ERRORS.unknownMessage);
-    expect(() => storeDirectMessage(server.deps, a, { id: randomUUID(), to: a, content: 'r' })).toThrow(
-      ChatRefusal,
-    );
-    expect(() =>
-      storeDirectMessage(server.deps, a, { id: randomUUID(), to: 'nobody', content: 'r' }),
-    ).toThrow(REALTIME_ERRORS.unknownUser);
-    expect(() =>
-      storeGroupMessage(server.deps, a, { id: randomUUID(), groupId: 'nope', content: 'r' }),
-    ).toThrow(REALTIME_ERRORS.notGroupMember);
+  it('refuses replies to another pair, self messages, unknown users and non-members', async () => {
+    const other = await sendDirectMessage(server.deps, a, { id: randomUUID(), to: c, content: 'x' });
+    await expect(
+      sendDirectMessage(server.deps, b, { id: randomUUID(), to: a, content: 'r', replyTo: other.id }),
+    ).rejects.toThrow(REALTIME_ERRORS.unknownMessage);
+    await expect(
+      sendDirectMessage(server.deps, a, { id: randomUUID(), to: a, content: 'r' }),
+    ).rejects.toThrow(Refusal);
+    await expect(
+      sendDirectMessage(server.deps, a, { id: randomUUID(), to: 'nobody', content: 'r' }),
+    ).rejects.toThrow(REALTIME_ERRORS.unknownUser);
+    await expect(
+      sendGroupMessage(server.deps, a, { id: randomUUID(), groupId: 'nope', content: 'r' }),
+    ).rejects.toThrow(REALTIME_ERRORS.notGroupMember);
   });
 });

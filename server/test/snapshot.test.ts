@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeDirectMessage, storeGroupMessage } from '../src/modules/chat/writes';
-import { setReaction } from '../src/modules/chat/mutations-receipts';
+import { sendDirectMessage, sendGroupMessage, setReaction } from '../src/modules/chat';
 import { createGroup } from '../src/modules/groups/service';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type TestUser } from './support/ws-client';
@@ -27,21 +26,29 @@ describe('sync_reset snapshot', () => {
     const ids: string[] = [];
     for (let i = 0; i < 35; i++) {
       const [from, to] = i % 2 ? [bob, ann] : [ann, bob];
-      ids.push(storeDirectMessage(deps, from.id, { id: randomUUID(), to: to.id, content: `ab ${i}` }).id);
+      ids.push(
+        (await sendDirectMessage(deps, from.id, { id: randomUUID(), to: to.id, content: `ab ${i}` })).id,
+      );
     }
-    storeDirectMessage(deps, cat.id, { id: randomUUID(), to: ann.id, content: 'hi from cat' });
-    setReaction(deps, bob.id, { messageId: ids[34]!, emoji: '👍', toUserId: ann.id });
-    setReaction(deps, ann.id, { messageId: ids[34]!, emoji: '😂', toUserId: bob.id });
-    setReaction(deps, ann.id, { messageId: ids[3]!, emoji: '👍', toUserId: bob.id }); // not in page 1
-    const group = createGroup(deps, ann.id, { name: 'Study', memberIds: [bob.id, cat.id] });
+    await sendDirectMessage(deps, cat.id, { id: randomUUID(), to: ann.id, content: 'hi from cat' });
+    await deps.transactor.commit((tx) =>
+      setReaction(tx, bob.id, { messageId: ids[34]!, emoji: '👍', toUserId: ann.id }),
+    );
+    await deps.transactor.commit((tx) =>
+      setReaction(tx, ann.id, { messageId: ids[34]!, emoji: '😂', toUserId: bob.id }),
+    );
+    await deps.transactor.commit((tx) =>
+      setReaction(tx, ann.id, { messageId: ids[3]!, emoji: '👍', toUserId: bob.id }),
+    ); // not in page 1
+    const group = await createGroup(deps, ann.id, { name: 'Study', memberIds: [bob.id, cat.id] });
     for (let i = 0; i < 33; i++) {
-      storeGroupMessage(deps, [ann, bob, cat][i % 3]!.id, {
+      await sendGroupMessage(deps, [ann, bob, cat][i % 3]!.id, {
         id: randomUUID(),
         groupId: group.id,
         content: `g ${i}`,
       });
     }
-    const empty = createGroup(deps, bob.id, { name: 'Quiet', memberIds: [ann.id] });
+    const empty = await createGroup(deps, bob.id, { name: 'Quiet', memberIds: [ann.id] });
 
     const client = await WsClient.connect(server, ann);
     const reset = client.of('sync_reset')[0]!;
@@ -67,8 +74,8 @@ describe('sync_reset snapshot', () => {
     const deps = server.deps;
     // Dan reaches Eve only through the directory: one message and a group he adds her to.
     const [dan, eve] = [await createUser(server, 'Dan'), await createUser(server, 'Eve')];
-    storeDirectMessage(deps, dan.id, { id: randomUUID(), to: eve.id, content: 'hello stranger' });
-    createGroup(deps, dan.id, { name: 'Cold call', memberIds: [eve.id] });
+    await sendDirectMessage(deps, dan.id, { id: randomUUID(), to: eve.id, content: 'hello stranger' });
+    await createGroup(deps, dan.id, { name: 'Cold call', memberIds: [eve.id] });
 
     const client = await WsClient.connect(server, dan);
     const reset = client.of('sync_reset')[0]!;

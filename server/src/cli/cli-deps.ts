@@ -1,14 +1,14 @@
 import type { Config } from '../config';
 import type { DB } from '../lib/db/database';
 import type SQLite from 'better-sqlite3';
-import type { AppDeps } from '../lib/deps';
+import type { AppDeps } from '../deps';
 import { createLiveSockets } from '../lib/auth/live-sockets';
 import { createLogger } from '../lib/logger';
 import { DEFAULT_AUTH_RATE_RULES } from '../lib/rate-limit';
 import { loadOrCreateSecret } from '../lib/secret';
 import { createStorage } from '../lib/storage';
 import { disabledPushService } from '../lib/push/sender';
-import { createRealtimeHub } from '../realtime/hub';
+import { createRealtimeEngine } from '../realtime/engine';
 
 /**
  * The server's dependencies for a one-off command, so it writes through the same code paths as the server
@@ -19,11 +19,13 @@ export function cliDeps(
   opened: { db: DB; sqlite: SQLite.Database; config: Config },
   now: () => number,
 ): AppDeps {
+  const engine = createRealtimeEngine(opened.sqlite, { now });
   return {
     config: opened.config,
     db: opened.db,
     sqlite: opened.sqlite,
-    realtime: createRealtimeHub(opened.sqlite, { now }),
+    transactor: engine.transactor,
+    realtime: engine.hub,
     // Nothing is listening here, so a revocation has no socket to close.
     liveSockets: createLiveSockets(() => undefined),
     storage: createStorage(opened.config.dataDir, now),

@@ -1,7 +1,7 @@
-import type { AppDeps } from '../lib/deps';
-import { storeDirectMessage, storeGroupMessage } from '../modules/chat/writes';
-import { createGroup } from '../modules/groups/service';
-import { findUserByEmail } from '../modules/users/repo';
+import type { AppDeps } from '../deps';
+import { sendDirectMessage, sendGroupMessage } from '../modules/chat';
+import { createGroup } from '../modules/groups';
+import { findUserByEmail } from '../modules/users';
 
 /** Fixed ids make the demo idempotent: the chat writes return an already stored message unchanged. */
 const DIRECT: { id: string; from: 'alex' | 'priya'; content: string }[] = [
@@ -62,7 +62,7 @@ export async function seedDemoChat(
   for (const message of DIRECT) {
     clock.advance(4 * 60_000);
     const to = message.from === 'alex' ? ids.priya : ids.alex;
-    storeDirectMessage(deps, ids[message.from], { id: message.id, to, content: message.content });
+    await sendDirectMessage(deps, ids[message.from], { id: message.id, to, content: message.content });
   }
 
   let group = await deps.db
@@ -73,11 +73,11 @@ export async function seedDemoChat(
     .executeTakeFirst();
   if (!group) {
     clock.advance(60_000);
-    group = createGroup(deps, ids.alex, { name: GROUP_NAME, memberIds: [ids.priya, ids.sam] });
+    group = await createGroup(deps, ids.alex, { name: GROUP_NAME, memberIds: [ids.priya, ids.sam] });
   }
   for (const message of GROUP) {
     clock.advance(3 * 60_000);
-    storeGroupMessage(deps, ids[message.from], {
+    await sendGroupMessage(deps, ids[message.from], {
       id: message.id,
       groupId: group.id,
       content: message.content,

@@ -1,6 +1,12 @@
 import type { AppDeps } from '../lib/deps';
-import { nicknameOf, setNickname } from '../modules/confessions/nicknames';
-import { addComment, postConfession, setConfessionReaction } from '../modules/confessions/writes';
+import {
+  addComment,
+  confessionEnv,
+  nicknameOf,
+  postConfession,
+  setConfessionReaction,
+  setNickname,
+} from '../modules/confessions';
 import { findUserByEmail } from '../modules/users/repo';
 
 const NICKNAMES = { alex: 'night_owl', priya: 'chai_and_charts' } as const;
@@ -34,16 +40,23 @@ export async function seedDemoConfessions(deps: AppDeps, clock: { advance(ms: nu
   const priya = await findUserByEmail(deps.db, 'priya@campustalk.test');
   if (!alex || !priya) return;
   const ids = { alex: alex.id, priya: priya.id };
+  const env = confessionEnv(deps);
+  const { transactor } = env;
   for (const who of ['alex', 'priya'] as const)
-    if (!nicknameOf(deps, ids[who])) setNickname(deps, ids[who], NICKNAMES[who]);
+    if (!nicknameOf(deps, ids[who])) await setNickname(transactor, ids[who], NICKNAMES[who]);
   for (const confession of CONFESSIONS) {
     clock.advance(60_000);
-    postConfession(deps, ids[confession.by], confession);
+    await transactor.commit((tx) => postConfession(tx, ids[confession.by], confession));
   }
-  setConfessionReaction(deps, ids.alex, {
-    confessionId: CONFESSIONS[0].id,
-    reactionType: 'relatable',
-    on: true,
-  });
-  addComment(deps, ids[COMMENT.by], { id: COMMENT.id, confessionId: COMMENT.on, content: COMMENT.content });
+  await transactor.commit((tx) =>
+    setConfessionReaction(tx, env, ids.alex, {
+      confessionId: CONFESSIONS[0].id,
+      reactionType: 'relatable',
+      on: true,
+    }),
+  );
+  const comment = { id: COMMENT.id, confessionId: COMMENT.on, content: COMMENT.content };
+  await transactor.commit((tx) => addComment(tx, env, ids[COMMENT.by], comment));
+  // The seed exits soon after: the reaction's and comment's counts go out now, not a window later.
+  await env.counts.flush();
 }

@@ -2,21 +2,33 @@ import WebSocket from 'ws';
 import {
   clientFrameSchema,
   CLOSE_CODES,
+  encodeServerFrame,
   PROTOCOL_VERSION,
   REALTIME_ERRORS,
+  type AckFrame,
+  type Change,
   type ClientFrame,
   type HelloFrame,
+  type MessageErrorFrame,
+  type ServerFrame,
 } from '@campus/protocol';
 import type { LiveSocketEntry, RevocableSocket } from '../lib/auth/live-sockets';
 import { sessionIdFromToken } from '../lib/auth/session-token';
 import { validateSessionToken } from '../lib/auth/sessions';
-import { learnContacts } from './contacts';
+import { audience, type Audience } from './audiences';
+import type { CommittedChange } from './bus';
 import { invalidFrameError } from './frames';
 import { handleFrame } from './handlers';
-import type { CommittedChange, HubConnection } from './hub';
+import type { HubConnection } from './hub';
+import type { LiveConnection } from './live-connection';
 import type { PresenceConnection } from './presence';
+import type { ChangeHook } from './registry';
 import type { HeartbeatTarget, Runtime } from './runtime';
 
+/**
+ * hello → auth (token checked; from registration on, changes only teach contacts) → ready (signed in,
+ * changes dropped: the pull will carry them) → syncing (a snapshot is built, changes held) → live.
+ */
 type State = 'hello' | 'auth' | 'ready' | 'syncing' | 'live' | 'closed';
 
 /** An already encoded JSON frame still goes out as a text frame (`ws` sends Buffers as binary by default). */
@@ -32,16 +44,18 @@ function tcpSocket(ws: WebSocket): Corkable | undefined {
 }
 
 /**
- * One `/ws` connection: hello and authentication, then frames. Changes pushed before the connection's pull
- * has finished are dropped ('ready': the pull will carry them) or held ('syncing': sent after the snapshot),
- * so a client never sees a change twice or out of order across catch-up and live.
+ * One `/ws` connection: hello and sign-in, then frames. Changes pushed before the connection's pull has
+ * finished are dropped ('ready': the pull will carry them) or held ('syncing': sent after the snapshot), so
+ * a client never sees a change twice or out of order across catch-up and live.
  */
-export class Connection implements HubConnection, PresenceConnection, HeartbeatTarget, RevocableSocket {
+export class Connection
+  implements LiveConnection, HubConnection, PresenceConnection, HeartbeatTarget, RevocableSocket
+{
   userId = '';
   readonly audiences = new Set<string>();
-  contacts = new Set<string>();
-  openChat: string | undefined;
+  readonly contacts = new Set<string>();
   lastSeen = Date.now();
+  private chatOpenWith: string | undefined;
   private state: State = 'hello';
   private registered = false;
   private queued: string[] = [];
@@ -52,7 +66,7 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
   private session: LiveSocketEntry | undefined;
 
   constructor(
-    readonly rt: Runtime,
+    private readonly rt: Runtime,
     readonly ws: WebSocket,
   ) {
     rt.sockets.add(this);
@@ -66,18 +80,40 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
     );
   }
 
-  get isLive(): boolean {
-    return this.state === 'live';
+  // ---- Session (what features see)
+
+  send(frame: ServerFrame): void {
+    this.sendRaw(encodeServerFrame(frame));
   }
+
+  joinAudience(key: Audience): void {
+    if (!this.audiences.has(key)) this.rt.hub.addAudience(this, key);
+  }
+
+  hasAudience(key: Audience): boolean {
+    return this.audiences.has(key);
+  }
+
+  isContact(userId: string): boolean {
+    return this.contacts.has(userId);
+  }
+
+  openChat(peerId: string | undefined): void {
+    this.rt.presence.watch(this, peerId, this.chatOpenWith);
+    this.chatOpenWith = peerId;
+    this.rt.presence.sendOnlineList(this);
+  }
+
+  // ---- what the engine uses
 
   sendRaw(json: string): void {
     if (this.ws.readyState === WebSocket.OPEN) this.ws.send(json);
   }
 
-  /**
-   * Frames sent until `uncork` leave in one write (one syscall): a sender's own change frame and its ack.
-   * Calls nest; every `cork` needs its `uncork` in the same tick.
-   */
+  sendEncoded(json: string): void {
+    this.sendRaw(json);
+  }
+
   cork(): void {
     tcpSocket(this.ws)?.cork();
   }
@@ -86,29 +122,20 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
     tcpSocket(this.ws)?.uncork();
   }
 
-  /** A committed change's frame, encoded once for all its recipients. */
-  private sendEncoded(frame: Buffer): void {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(frame, TEXT_FRAME);
-  }
-
-  send(frame: object): void {
-    this.sendRaw(JSON.stringify(frame));
-  }
-
-  /** An ack or refusal of a mutation: after the change frames of its commit, even while those are held. */
-  sendAfterChanges(frame: object): void {
-    if (this.held) this.held.push(JSON.stringify(frame));
+  sendAfterChanges(frame: AckFrame | MessageErrorFrame): void {
+    if (this.held) this.held.push(encodeServerFrame(frame));
     else this.send(frame);
   }
 
   push(item: CommittedChange): void {
+    if (this.state === 'closed') return;
+    this.runHook('reached', item.change);
     if (this.state === 'live') this.deliver(item);
     else if (this.held) this.held.push(item);
     // Dropped because the pull will carry it, but the contact it makes counts from now (presence, typing).
-    else if (this.state === 'ready') this.learnContacts(item.change);
+    else this.learnContacts(item.change);
   }
 
-  /** The pull is answered up to `cursor`: from now on changes go out as they commit. */
   goLive(cursor: number): void {
     if (this.state === 'closed') return;
     this.state = 'live';
@@ -121,7 +148,6 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
     }
   }
 
-  /** A reset snapshot is being built asynchronously: hold live changes until it is sent. */
   hold(): void {
     this.state = 'syncing';
     this.held = [];
@@ -160,20 +186,31 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
   }
 
   private deliver(item: CommittedChange): void {
-    this.sendEncoded(item.frame);
-    const change = item.change;
-    if (change.type === 'receive_message') {
-      const m = change.message;
-      if (m.to.id === this.userId && m.status === 'sent') this.rt.delivery.add(this.userId, m.from.id, m.id);
-    } else if (change.type === 'group_joined') {
-      this.rt.hub.addAudience(this, `g:${change.group.id}`);
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(item.frame, TEXT_FRAME);
+    this.runHook('delivered', item.change);
+    this.learnContacts(item.change);
+  }
+
+  private runHook(kind: 'reached' | 'delivered', change: Change): void {
+    const hook = (this.rt.features.changes[change.type] as ChangeHook<Change>)[kind];
+    if (!hook) return;
+    try {
+      hook(this, change);
+    } catch (err) {
+      this.rt.deps.log.error({ err, type: change.type }, 'change hook failed');
     }
-    this.learnContacts(change);
   }
 
   /** A first message or a shared group makes a contact: from now on each hears the other's presence. */
-  private learnContacts(change: CommittedChange['change']): void {
-    const added = learnContacts(this, change);
+  private learnContacts(change: Change): void {
+    const made = this.rt.features.session.contactsMadeBy(this.userId, change);
+    if (!made.length) return;
+    const added: string[] = [];
+    for (const id of made) {
+      if (id === this.userId || this.contacts.has(id)) continue;
+      this.contacts.add(id);
+      added.push(id);
+    }
     if (added.length) this.rt.presence.contactsAdded(this, added);
   }
 
@@ -191,7 +228,7 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
       raw = JSON.parse(text);
     } catch {
       if (this.state === 'hello') return this.close(CLOSE_CODES.unauthorized, 'hello expected');
-      return this.send({ type: 'message_error', error: REALTIME_ERRORS.badFrame, context: 'unknown' });
+      return this.send(invalidFrameError(undefined));
     }
     const parsed = clientFrameSchema.safeParse(raw);
     if (this.state === 'hello') {
@@ -202,23 +239,25 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
         this.close(CLOSE_CODES.serverError, 'internal error');
       });
     }
-    if (!parsed.success) return this.send(invalidFrameError(raw));
+    if (!parsed.success) return this.send(invalidFrameError(raw, parsed.error));
     this.dispatch(parsed.data);
   }
 
   private dispatch(frame: ClientFrame): void {
     try {
-      handleFrame(this, frame);
+      handleFrame(this.rt, this, frame);
     } catch (err) {
       this.rt.deps.log.error({ err, type: frame.type }, 'realtime frame failed');
       const mutation = 'deviceId' in frame ? { deviceId: frame.deviceId, mid: frame.mid } : {};
-      this.send({ type: 'message_error', error: REALTIME_ERRORS.internal, context: frame.type, ...mutation });
+      const error = REALTIME_ERRORS.internal;
+      this.send({ type: 'message_error', code: 'internal', error, context: frame.type, ...mutation });
     }
   }
 
   private async hello(frame: HelloFrame): Promise<void> {
     if (frame.v !== PROTOCOL_VERSION) {
-      this.send({ type: 'message_error', error: REALTIME_ERRORS.protocolVersion, context: 'hello' });
+      const error = REALTIME_ERRORS.protocolVersion;
+      this.send({ type: 'message_error', code: 'protocolVersion', error, context: 'hello' });
       return this.close(CLOSE_CODES.protocolVersion, 'protocol version');
     }
     this.state = 'auth';
@@ -230,10 +269,7 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
       auth = await validateSessionToken(deps.db, frame.token, deps.now());
     } catch (err) {
       // A database fault says nothing about the token: 1011 makes the client retry, 4401 would sign it out.
-      if (this.state !== 'auth') return;
-      deps.log.error({ err }, 'realtime sign-in failed');
-      this.state = 'closed';
-      return this.close(CLOSE_CODES.serverError, 'server error');
+      return this.fail(err, 'realtime sign-in failed');
     }
     // Closed or revoked meanwhile.
     if (this.state !== 'auth') return;
@@ -247,16 +283,27 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
     }
     this.session.identify(auth.user.id);
     clearTimeout(this.helloTimer);
-    if ((hub.connectionsOf(auth.user.id)?.size ?? 0) >= this.rt.options.maxConnectionsPerUser) {
+    if (hub.connectionCount(auth.user.id) >= this.rt.options.maxConnectionsPerUser) {
       this.state = 'closed';
       return this.close(CLOSE_CODES.tooManyConnections, 'too many connections');
     }
     this.userId = auth.user.id;
-    this.audiences.add(`u:${this.userId}`);
-    for (const audience of presence.groupAudiences(this.userId)) this.audiences.add(audience);
-    this.contacts = presence.loadContacts(this.userId);
+    // Every signed-in connection hears its user's changes and those for all students (confessions).
+    this.audiences.add(audience.user(this.userId));
+    this.audiences.add(audience.allStudents);
+    // Registered before the features load the rest, so nothing committed meanwhile passes it by: a
+    // group_joined reaching it now still teaches contacts and is carried by the pull.
     const first = hub.register(this);
     this.registered = true;
+    let opened: Awaited<ReturnType<Runtime['features']['session']['open']>>;
+    try {
+      opened = await this.rt.features.session.open(this.userId);
+    } catch (err) {
+      return this.fail(err, 'realtime session failed to open');
+    }
+    if (this.state !== 'auth') return;
+    for (const key of opened.audiences) this.joinAudience(key);
+    for (const id of opened.contacts) if (id !== this.userId) this.contacts.add(id);
     this.state = 'ready';
     this.send({
       type: 'welcome',
@@ -270,6 +317,14 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
     for (const text of queued) if (!this.closed) this.handleText(text);
   }
 
+  /** A server fault during sign-in: retryable 1011, never 4401 (which would sign the client out). */
+  private fail(err: unknown, message: string): void {
+    if (this.state !== 'auth') return;
+    this.rt.deps.log.error({ err }, message);
+    this.state = 'closed';
+    this.close(CLOSE_CODES.serverError, 'server error');
+  }
+
   private onClose(): void {
     this.state = 'closed';
     this.held = undefined;
@@ -281,7 +336,7 @@ export class Connection implements HubConnection, PresenceConnection, HeartbeatT
     this.registered = false;
     const last = this.rt.hub.unregister(this);
     try {
-      this.rt.presence.disconnected(this, last, this.openChat);
+      this.rt.presence.disconnected(this, last, this.chatOpenWith);
     } catch (err) {
       this.rt.deps.log.error({ err }, 'presence update failed');
     }

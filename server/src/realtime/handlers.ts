@@ -1,59 +1,98 @@
-import { isMutationFrame, REALTIME_ERRORS, type ClientFrame, type MutationFrame } from '@campus/protocol';
-import { mutationContext } from '../modules/chat/mutations';
-import type { Connection } from './connection';
-import { joinChat, joinGroup, typing } from './ephemeral';
+import {
+  isMutationFrame,
+  REALTIME_ERRORS,
+  type ClientFrame,
+  type MessageErrorFrame,
+  type MutationFrame,
+  type RealtimeErrorReason,
+} from '@campus/protocol';
+import type { LiveConnection } from './live-connection';
+import type { SessionFrame } from './registry';
+import type { Runtime } from './runtime';
 import { handlePull } from './sync';
+
+/** Where a refusal of a non-mutation frame is shown: a frame naming a group in that group. */
+function refusalOf(code: RealtimeErrorReason, frame: ClientFrame): MessageErrorFrame {
+  const groupId = 'groupId' in frame && typeof frame.groupId === 'string' ? frame.groupId : undefined;
+  return groupId === undefined
+    ? { type: 'message_error', code, error: REALTIME_ERRORS[code], context: frame.type }
+    : { type: 'message_error', code, error: REALTIME_ERRORS[code], context: 'group', groupId };
+}
 
 /**
  * Frames that cost a query or a write (a pull reads the change log or builds a snapshot; join_group writes the
  * read mark) take from a per-user bucket of their own, so a client spamming them is refused without starving
  * its mutations, and mutations cannot starve its pulls.
  */
-function readAllowed(conn: Connection, frame: ClientFrame & { type: 'pull' | 'join_chat' | 'join_group' }) {
-  if (conn.rt.rates.take(`read:${conn.userId}`)) return true;
-  const group = frame.type === 'join_group' ? { context: 'group', groupId: frame.groupId } : {};
-  conn.send({ type: 'message_error', error: REALTIME_ERRORS.rateLimited, context: frame.type, ...group });
+function readAllowed(rt: Runtime, conn: LiveConnection, frame: ClientFrame): boolean {
+  if (rt.rates.take(`read:${conn.userId}`)) return true;
+  conn.send(refusalOf('rateLimited', frame));
   return false;
 }
 
-/** Routes one validated frame of an authenticated connection. */
-export function handleFrame(conn: Connection, frame: ClientFrame): void {
-  if (isMutationFrame(frame)) return mutate(conn, frame);
-  if (
-    (frame.type === 'pull' || frame.type === 'join_chat' || frame.type === 'join_group') &&
-    !readAllowed(conn, frame)
-  )
-    return;
+/** Routes one validated frame of a signed-in connection. */
+export function handleFrame(rt: Runtime, conn: LiveConnection, frame: ClientFrame): void {
+  if (isMutationFrame(frame)) return mutate(rt, conn, frame);
   switch (frame.type) {
     case 'ping':
       return conn.send({ type: 'pong', t: frame.t });
     case 'pull':
-      return handlePull(conn, frame.cursor);
+      if (!readAllowed(rt, conn, frame)) return;
+      return handlePull(
+        { transactor: rt.transactor, options: rt.options, session: rt.features.session, log: rt.deps.log },
+        conn,
+        frame.cursor,
+      );
     case 'join_chat':
-      return joinChat(conn, frame.peerId);
     case 'join_group':
-      return joinGroup(conn, frame.groupId);
+      if (!readAllowed(rt, conn, frame)) return;
+      return sessionFrame(rt, conn, frame);
     case 'typing':
     case 'stop_typing':
-      return typing(conn, frame);
+      // Typing shares the mutations' bucket: it is the other thing a client sends per keystroke burst.
+      if (!rt.rates.take(conn.userId)) return conn.send(refusalOf('rateLimited', frame));
+      return sessionFrame(rt, conn, frame);
     case 'hello':
-      return conn.send({ type: 'message_error', error: REALTIME_ERRORS.badFrame, context: 'hello' });
+      return conn.send(refusalOf('badFrame', frame));
   }
 }
 
-/** Queues a mutation for the next group commit; its ack follows the change frames the commit pushed. */
-function mutate(conn: Connection, frame: MutationFrame): void {
-  const { deviceId, mid } = frame;
-  if (!conn.rt.rates.take(conn.userId)) {
-    const groupId = frame.type === 'send_group_message' ? { groupId: frame.groupId } : {};
-    return conn.send({
-      type: 'message_error',
-      error: REALTIME_ERRORS.rateLimited,
-      context: mutationContext(frame),
-      deviceId,
-      mid,
-      ...groupId,
-    });
+/** A frame a feature answers; a failure it did not answer itself gets the internal error. */
+function sessionFrame(rt: Runtime, conn: LiveConnection, frame: SessionFrame): void {
+  const frames = rt.features.session.frames;
+  let done: void | Promise<void>;
+  switch (frame.type) {
+    case 'join_chat':
+      done = frames.join_chat(conn, frame);
+      break;
+    case 'join_group':
+      done = frames.join_group(conn, frame);
+      break;
+    case 'typing':
+      done = frames.typing(conn, frame);
+      break;
+    case 'stop_typing':
+      done = frames.stop_typing(conn, frame);
+      break;
   }
-  conn.rt.mutations.add(conn, frame);
+  if (done)
+    done.catch((err: unknown) => {
+      rt.deps.log.error({ err, type: frame.type }, 'realtime frame failed');
+      if (!conn.closed) conn.send(refusalOf('internal', frame));
+    });
+}
+
+/** Queues a mutation for the next group commit; its ack follows the change frames the commit pushed. */
+function mutate(rt: Runtime, conn: LiveConnection, frame: MutationFrame): void {
+  if (rt.rates.take(conn.userId)) return rt.mutations.add(conn, frame);
+  const { deviceId, mid } = frame;
+  const error = REALTIME_ERRORS.rateLimited;
+  conn.send({
+    type: 'message_error',
+    code: 'rateLimited',
+    error,
+    ...rt.mutations.where(frame),
+    deviceId,
+    mid,
+  });
 }

@@ -1,83 +1,117 @@
-import { REALTIME_ERRORS, type MutationFrame } from '@campus/protocol';
-import { applyMutation, mutationContext, type MutationOutcome } from '../modules/chat/mutations';
-import type { Connection } from './connection';
-import type { AppDeps } from '../lib/deps';
-import type { RealtimeHubInternals } from './hub';
+import type { MessageErrorFrame, MutationFrame } from '@campus/protocol';
+import type { Logger } from '../lib/logger';
+import { Refusal } from '../lib/refusal';
+import { APPLIED, exactlyOnce, refusal, type MutationOutcome, type Where } from './exactly-once';
+import type { MutationSender } from './live-connection';
+import type { MutationHandler, MutationHandlers } from './registry';
+import type { Transactor, Tx } from './transaction';
 
 interface Queued {
-  conn: Connection;
+  conn: MutationSender;
   frame: MutationFrame;
 }
 
 /**
- * Group commit: the mutations that arrive within one short window share ONE SQLite transaction (each in
- * its own savepoint, so a failure undoes only itself). A commit's cost is mostly writing its pages, so a
- * burst of messages pays it once. Changes go out after the commit, then each mutation's ack or refusal,
- * in arrival order.
+ * The generic dispatcher, with group commit: the mutations that arrive within one short window share ONE
+ * transaction (each in its own savepoint, so a failure undoes only itself). A commit's cost is mostly
+ * writing its pages, so a burst of messages pays it once. Each mutation: the exactly-once check, its
+ * feature's handler, the device's bookkeeping. Changes go out after the commit, then each mutation's ack or
+ * refusal, in arrival order.
  */
 export class MutationBatch {
   private queue: Queued[] = [];
   private scheduled = false;
 
   constructor(
-    private readonly deps: AppDeps,
-    private readonly hub: RealtimeHubInternals,
+    private readonly transactor: Transactor,
+    private readonly handlers: MutationHandlers,
+    private readonly log: Logger,
     private readonly windowMs: number,
+    private readonly isClosed: () => boolean,
   ) {}
 
-  add(conn: Connection, frame: MutationFrame): void {
+  add(conn: MutationSender, frame: MutationFrame): void {
     this.queue.push({ conn, frame });
     if (this.scheduled) return;
     this.scheduled = true;
-    if (this.windowMs > 0) setTimeout(() => this.flush(), this.windowMs);
-    else setImmediate(() => this.flush());
+    if (this.windowMs > 0) setTimeout(() => void this.flush(), this.windowMs);
+    else setImmediate(() => void this.flush());
   }
 
-  flush(): void {
+  /** Where a refusal of this frame is shown (its handler may name a group). */
+  readonly where = (frame: MutationFrame): Where =>
+    this.handler(frame).refusalContext?.(frame) ?? { context: frame.type };
+
+  async flush(): Promise<void> {
     this.scheduled = false;
     const batch = this.queue;
     this.queue = [];
-    if (!batch.length || this.hub.closed) return;
+    if (!batch.length || this.isClosed()) return;
     // Each sender's change frame (pushed during the commit) and its ack go out in one write.
     const senders = new Set(batch.map(({ conn }) => conn));
     for (const conn of senders) conn.cork();
     try {
-      this.apply(batch);
+      await this.apply(batch);
     } finally {
       for (const conn of senders) conn.uncork();
     }
   }
 
-  private apply(batch: readonly Queued[]): void {
-    const { deps, hub } = this;
+  private async apply(batch: readonly Queued[]): Promise<void> {
     let outcomes: MutationOutcome[];
     try {
-      outcomes = hub.commit(() =>
-        batch.map(({ conn, frame }) => {
-          try {
-            return applyMutation(deps, conn.userId, frame);
-          } catch (err) {
-            deps.log.error({ err, type: frame.type }, 'mutation failed');
-            return { ok: false, error: REALTIME_ERRORS.internal, context: mutationContext(frame) };
-          }
-        }),
-      );
+      outcomes = await this.transactor.commit(async (tx) => {
+        const results: MutationOutcome[] = [];
+        for (const item of batch) results.push(await this.applyOne(tx, item));
+        return results;
+      });
     } catch (err) {
-      deps.log.error({ err }, 'mutation batch failed');
-      outcomes = batch.map(({ frame }) => ({
-        ok: false,
-        error: REALTIME_ERRORS.internal,
-        context: mutationContext(frame),
-      }));
+      this.log.error({ err }, 'mutation batch failed');
+      outcomes = batch.map(({ frame }) => refusal('internal', undefined, this.where(frame)));
     }
-    batch.forEach(({ conn, frame }, i) => {
+    for (let i = 0; i < batch.length; i++) {
+      const { conn, frame } = batch[i]!;
       const outcome = outcomes[i]!;
       const { deviceId, mid } = frame;
       if (outcome.ok) conn.sendAfterChanges({ type: 'ack', deviceId, mid });
-      else {
-        const { ok: _ok, ...refusal } = outcome;
-        conn.sendAfterChanges({ type: 'message_error', ...refusal, deviceId, mid });
-      }
-    });
+      else conn.sendAfterChanges(errorFrame(outcome, deviceId, mid));
+    }
   }
+
+  private async applyOne(tx: Tx, { conn, frame }: Queued): Promise<MutationOutcome> {
+    const handler = this.handler(frame);
+    const userId = conn.userId;
+    try {
+      return await tx.savepoint(async (sp) => {
+        const seen = await exactlyOnce.seen(sp, frame, userId, this.where);
+        if (seen) return seen;
+        await handler.apply(sp, frame, { userId });
+        await exactlyOnce.applied(sp, frame, userId);
+        return APPLIED;
+      });
+    } catch (err) {
+      const where = this.where(frame);
+      if (!(err instanceof Refusal)) {
+        this.log.error({ err, type: frame.type }, 'mutation failed');
+        return refusal('internal', undefined, where);
+      }
+      // The savepoint undid whatever the handler wrote; the refusal itself is remembered for a resend.
+      const outcome = refusal(err.code, err.message, where);
+      await exactlyOnce.refused(tx, frame, userId, outcome);
+      return outcome;
+    }
+  }
+
+  private handler(frame: MutationFrame): MutationHandler<MutationFrame> {
+    return this.handlers[frame.type] as MutationHandler<MutationFrame>;
+  }
+}
+
+function errorFrame(
+  outcome: Exclude<MutationOutcome, { ok: true }>,
+  deviceId: string,
+  mid: number,
+): MessageErrorFrame {
+  const { ok: _ok, ...refused } = outcome;
+  return { type: 'message_error', ...refused, deviceId, mid };
 }

@@ -1,4 +1,14 @@
-import type { ChangeOf, ChangeType, MutationOf, MutationType, ServerFrame } from '@campus/protocol';
+import type {
+  Change,
+  ChangeOf,
+  ChangeType,
+  ClientFrame,
+  MutationOf,
+  MutationType,
+  ServerFrame,
+  SyncResetFrame,
+} from '@campus/protocol';
+import type { Audience } from './audiences';
 import type { Tx } from './transaction';
 
 /**
@@ -26,20 +36,76 @@ export interface MutationHandler<F> {
 
 export type MutationHandlers = { [T in MutationType]: MutationHandler<MutationOf<T>> };
 
-/** What a change hook may do with the connection that is receiving the change. */
+/** What a change hook or a session frame handler may do with the connection it runs for. */
 export interface Session {
   readonly userId: string;
   send(frame: ServerFrame): void;
   /** Subscribes this connection to one more audience (a group just joined). */
-  joinAudience(audience: string): void;
+  joinAudience(audience: Audience): void;
+  hasAudience(audience: Audience): boolean;
+  /** Presence and typing go between contacts only (the session hooks say who they are). */
+  isContact(userId: string): boolean;
+  /**
+   * The user opened the chat with `peerId` (a contact; undefined: a stranger's, or none): that user's
+   * online/offline now reaches this connection, and the online list of its contacts is sent again.
+   */
+  openChat(peerId: string | undefined): void;
 }
 
 export interface ChangeHook<C> {
   /**
+   * Runs when a committed change reaches a connection, in every state, even while the connection's pull
+   * has yet to carry it: what must hold from now on whatever the client has seen (a group just joined: its
+   * audience, so the group's next messages reach this connection live). Must not send.
+   */
+  reached?(session: Session, change: C): void;
+  /**
    * Runs when a committed change is delivered live to one connection (not for pulled pages): delivery
-   * receipts, a new group's audience, contacts learnt for presence.
+   * receipts.
    */
   delivered?(session: Session, change: C): void;
 }
 
 export type ChangeHooks = { [T in ChangeType]: ChangeHook<ChangeOf<T>> };
+
+/** The recent state a `sync_reset` carries. */
+export type SnapshotBody = Omit<SyncResetFrame, 'type' | 'cursor'>;
+
+/** Client frames a feature answers besides mutations (the engine itself answers hello, ping and pull). */
+export type SessionFrame = Extract<
+  ClientFrame,
+  { type: 'join_chat' | 'join_group' | 'typing' | 'stop_typing' }
+>;
+export type SessionFrameHandlers = {
+  [T in SessionFrame['type']]: (
+    session: Session,
+    frame: Extract<SessionFrame, { type: T }>,
+  ) => void | Promise<void>;
+};
+
+/**
+ * What the engine asks the features about a connection's life. The engine keeps the mechanisms (audience
+ * subscriptions, presence to contacts only, the pull-then-live handoff); the features say what fills them.
+ */
+export interface SessionHooks {
+  /** At sign-in: the audiences besides the user's own, and the people whose presence the user may see. */
+  open(userId: string): Promise<{ audiences: readonly Audience[]; contacts: readonly string[] }>;
+  /** The people a change makes contacts of `userId` (a first message, a shared group); called per change. */
+  contactsMadeBy(userId: string, change: Change): readonly string[];
+  /** A device starting over (cursor 0, older than the log keeps, or from another database). */
+  snapshot(userId: string): Promise<SnapshotBody>;
+  /** A pull or snapshot handed the connection everything up to `seq` (delivery receipts). */
+  caughtUp(session: Session, seq: number): void;
+  /** The user's last connection closed; resolves once `lastActiveAt` is stored, before contacts hear it. */
+  wentOffline(userId: string, lastActiveAt: string): Promise<void>;
+  frames: SessionFrameHandlers;
+}
+
+/** Everything the engine knows of the features, built by server/src/features.ts. */
+export interface Features {
+  mutations: MutationHandlers;
+  changes: ChangeHooks;
+  session: SessionHooks;
+  /** The server is stopping, before the database closes: batched writers flush or drop what they hold. */
+  close(): Promise<void>;
+}

@@ -1,19 +1,26 @@
 import type WebSocket from 'ws';
-import type { AppDeps } from '../lib/deps';
-import { DeliveryReceipts } from './delivery';
-import { hubInternals, type RealtimeHubInternals } from './hub';
+import { CLOSE_CODES } from '@campus/protocol';
+import type { AppDeps } from '../deps';
+import type { RealtimeEngine } from './engine';
+import type { Hub } from './hub';
 import { MutationBatch } from './mutation-batch';
 import type { RealtimeOptions } from './options';
 import { Presence } from './presence';
 import { TokenBuckets } from './rate-limiter';
+import type { Features } from './registry';
+import type { SqliteTransactor } from './sqlite-transactor';
 
-/** What every connection shares: the hub, presence, receipts, rate limits and the heartbeat. */
+/**
+ * What every `/ws` connection shares: the engine, the features, presence, rate limits and the heartbeat.
+ * `deps` is the engine's own (sign-in, live-socket registry, log): features never see it through here.
+ */
 export interface Runtime {
   deps: AppDeps;
-  hub: RealtimeHubInternals;
+  hub: Hub;
+  transactor: SqliteTransactor;
   options: RealtimeOptions;
+  features: Features;
   presence: Presence;
-  delivery: DeliveryReceipts;
   rates: TokenBuckets;
   mutations: MutationBatch;
   /** Every open socket, authenticated or not, for the heartbeat. */
@@ -26,18 +33,29 @@ export interface HeartbeatTarget {
   kill(): void;
 }
 
-export function createRuntime(deps: AppDeps): Runtime {
-  const hub = hubInternals(deps.realtime);
-  const options = hub.options;
+export function createRuntime(deps: AppDeps, engine: RealtimeEngine, features: Features): Runtime {
+  const { hub, transactor, options } = engine;
   const rt: Runtime = {
     deps,
     hub,
+    transactor,
     options,
-    presence: new Presence(deps, hub, options.onlineCountEveryMs),
-    delivery: new DeliveryReceipts(deps, options.deliveryBatchMs),
+    features,
+    presence: new Presence(hub, {
+      everyMs: options.onlineCountEveryMs,
+      now: deps.now,
+      wentOffline: (userId, at) => features.session.wentOffline(userId, at),
+      log: deps.log,
+    }),
     rates: new TokenBuckets(options.ratePerSecond, options.rateBurst, Date.now),
     sockets: new Set(),
-    mutations: new MutationBatch(deps, hub, options.commitWindowMs),
+    mutations: new MutationBatch(
+      transactor,
+      features.mutations,
+      deps.log,
+      options.commitWindowMs,
+      () => hub.closed,
+    ),
   };
 
   // Checked twice per heartbeat so a silent peer goes within deadPeerMs of its last sign of life.
@@ -57,8 +75,7 @@ export function createRuntime(deps: AppDeps): Runtime {
   hub.onClose(() => {
     clearInterval(timer);
     rt.presence.close();
-    rt.delivery.close();
-    for (const target of rt.sockets) target.ws.close(1001, 'server shutting down');
+    for (const target of rt.sockets) target.ws.close(CLOSE_CODES.shuttingDown, 'server shutting down');
   });
   return rt;
 }

@@ -1,9 +1,11 @@
 import { upgradeWebSocket } from '@hono/node-server';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
-import { NOTES_FRAME_LIMITS, NOTES_SUBPROTOCOL } from '@campus/protocol';
-import type { AppDeps } from '../lib/deps';
+import { CLOSE_CODES, NOTES_FRAME_LIMITS, NOTES_SUBPROTOCOL } from '@campus/protocol';
+import type { AppDeps } from '../deps';
 import { Connection } from './connection';
+import type { RealtimeEngine } from './engine';
+import type { Features } from './registry';
 import { createRuntime } from './runtime';
 
 /** Largest frame a `/ws` client may send; a chat message is at most 4,000 characters. */
@@ -70,12 +72,12 @@ function dropAdapterListeners(raw: WebSocket): void {
 }
 
 /** The `/ws` route: the token comes in the hello frame, never in the URL. */
-export function realtimeRoute(deps: AppDeps) {
-  const rt = createRuntime(deps);
+export function realtimeRoute(deps: AppDeps, engine: RealtimeEngine, features: Features) {
+  const rt = createRuntime(deps, engine, features);
   const events = {
     onOpen(_event: Event, ws: { raw?: unknown; close(code?: number, reason?: string): void }) {
       // The raw `ws` socket: its own message events skip a MessageEvent per frame on the hot path.
-      if (!(ws.raw instanceof WebSocket)) return ws.close(1011, 'unsupported socket');
+      if (!(ws.raw instanceof WebSocket)) return ws.close(CLOSE_CODES.serverError, 'unsupported socket');
       new Connection(rt, ws.raw);
       dropAdapterListeners(ws.raw);
     },

@@ -2,7 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { SERVER_MSG, type User } from '@campus/protocol';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../http-error';
-import { toUser } from '../../modules/users/repo';
+import { toUser } from './session-user';
 import { validateSessionToken, type Session } from './sessions';
 
 export interface AuthEnv {

@@ -1,6 +1,6 @@
 import { SESSION_REFRESH_MS, SESSION_TTL_MS } from '@campus/protocol';
 import type { DB } from '../db/database';
-import type { UserRow } from '../../modules/users/repo';
+import type { UserRow } from './session-user';
 import type { LiveSockets } from './live-sockets';
 import { generateSessionToken, sessionIdFromToken } from './session-token';
 

@@ -6,6 +6,8 @@ import { Migrator } from 'kysely/migration';
 import { migrations } from './migrations';
 import type { Database } from './schema';
 import { keepFilePrivate, makePrivateDir } from '../private-files';
+import { serializedDialect } from './serialized-dialect';
+import { writeLockOf } from './write-lock';
 
 export type DB = Kysely<Database>;
 
@@ -24,7 +26,9 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Kysely shares the handle's write lock with the realtime engine's commits (write-lock.ts).
+  const dialect = serializedDialect(new SqliteDialect({ database: sqlite }), writeLockOf(sqlite));
+  const db = new Kysely<Database>({ dialect });
   return {
     db,
     sqlite,

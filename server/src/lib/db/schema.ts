@@ -139,6 +139,8 @@ export interface DeviceMutationsTable {
 export interface MutationRejectsTable {
   device_id: string;
   mid: number;
+  /** The RealtimeErrorReason (migration 0011). */
+  code: string;
   error: string;
   context: string;
   created_ms: number;

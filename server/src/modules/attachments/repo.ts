@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql as kysql } from 'kysely';
 import type { DB } from '../../lib/db/database';
+import { sql, type Tx } from '../../realtime/transaction';
 
 export interface AttachmentRecord {
   key: string;
@@ -15,23 +16,27 @@ export const groupScope = (groupId: string) => `group:${groupId}`;
 /** `pairKey` is directRoomId(a, b): "<smaller id>:<larger id>". */
 export const pairScope = (pairKey: string) => `pair:${pairKey}`;
 
-export async function insertAttachment(db: DB, record: AttachmentRecord): Promise<void> {
-  await db
-    .insertInto('attachments')
-    .values({
-      key: record.key,
-      owner_id: record.ownerId,
-      scope: record.scope,
-      content_type: record.contentType,
-      size: record.size,
-      file_name: record.fileName,
-      created_at: record.createdAt,
-    })
-    .execute();
+const insertSql = sql(
+  `INSERT INTO attachments (key, owner_id, scope, content_type, size, file_name, created_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?)`,
+);
+const deleteSql = sql('DELETE FROM attachments WHERE key = ?');
+
+export async function insertAttachment(tx: Tx, record: AttachmentRecord): Promise<void> {
+  await tx.run(
+    insertSql,
+    record.key,
+    record.ownerId,
+    record.scope,
+    record.contentType,
+    record.size,
+    record.fileName,
+    record.createdAt,
+  );
 }
 
-export async function deleteAttachment(db: DB, key: string): Promise<void> {
-  await db.deleteFrom('attachments').where('key', '=', key).execute();
+export async function deleteAttachment(tx: Tx, key: string): Promise<void> {
+  await tx.run(deleteSql, key);
 }
 
 export async function findAttachment(
@@ -64,13 +69,13 @@ export async function visibleKeys(db: DB, userId: string, keys: readonly string[
           'in',
           eb
             .selectFrom('group_members')
-            .select(sql<string>`'group:' || group_id`.as('scope'))
+            .select(kysql<string>`'group:' || group_id`.as('scope'))
             .where('user_id', '=', userId),
         ),
-        eb(sql`substr(scope, 1, ${prefix.length})`, '=', prefix),
+        eb(kysql`substr(scope, 1, ${prefix.length})`, '=', prefix),
         eb.and([
-          eb(sql`substr(scope, 1, 5)`, '=', 'pair:'),
-          eb(sql`substr(scope, ${-suffix.length})`, '=', suffix),
+          eb(kysql`substr(scope, 1, 5)`, '=', 'pair:'),
+          eb(kysql`substr(scope, ${-suffix.length})`, '=', suffix),
         ]),
       ]),
     )

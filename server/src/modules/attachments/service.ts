@@ -7,35 +7,30 @@ import {
 } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { HttpError } from '../../lib/http-error';
+import { Refusal } from '../../lib/refusal';
 import { newFileKey } from '../../lib/storage';
-import { ChatRefusal, storeDirectMessage, storeGroupMessage } from '../chat/writes';
-import { fileUrlPath } from '../chat/mappers';
+import type { Tx } from '../../realtime/transaction';
+import { fileUrlPath, storeDirectMessage, storeGroupMessage, type AttachmentInput } from '../chat';
+import { userRefsOf } from '../users';
 import { deleteAttachment, groupScope, insertAttachment, pairScope } from './repo';
 import type { Upload } from './upload';
 
-/** A refusal of the chat rules as an HTTP answer, with the same words the realtime channel uses. */
-export function refusalToHttp(error: unknown): unknown {
-  if (!(error instanceof ChatRefusal)) return error;
-  switch (error.reason) {
-    case 'notGroupMember':
-      return new HttpError(403, error.message);
-    case 'unknownUser':
-      return new HttpError(404, CHAT_SERVER_MSG.userNotFound);
-    case 'rateLimited':
-    case 'tooManyConversations':
-      return new HttpError(429, error.message);
-    case 'awaitingReply':
-      // Not a matter of time: only the recipient's reply lifts it, so no 429 that invites a retry.
-      return new HttpError(403, error.message);
-    default:
-      return new HttpError(400, error.message);
-  }
+/**
+ * A refusal of the chat rules answers with its own status and the realtime wording; only an unknown user
+ * keeps the REST routes' "User not found." (the same words as the route's own check).
+ */
+function asHttp(error: unknown): unknown {
+  if (error instanceof Refusal && error.code === 'unknownUser')
+    return new HttpError(404, CHAT_SERVER_MSG.userNotFound);
+  return error;
 }
 
+type WriteMessage<M> = (tx: Tx, attachment: AttachmentInput | undefined, content: string) => Promise<M>;
+
 /**
- * Stores the file, records who may see it, then writes the message through the chat writes (one change
- * in the log, fanned out live). A retried upload with the same message id stores nothing new and returns
- * the message already written. If the message is refused, the file is removed again.
+ * Stores the file, then records who may see it and writes the message through the chat writes in one
+ * transaction (one change in the log, fanned out live). A retried upload with the same message id stores
+ * nothing new and returns the message already written. If the message is refused, the file is removed.
  */
 async function storeWithMessage<M extends { attachmentUrl: string | null }>(
   deps: AppDeps,
@@ -43,33 +38,36 @@ async function storeWithMessage<M extends { attachmentUrl: string | null }>(
   upload: Upload,
   scope: string,
   alreadyStored: () => Promise<boolean>,
-  write: (attachment: { key: string; type: 'image' | 'file' } | undefined, content: string) => M,
+  write: WriteMessage<M>,
 ): Promise<M> {
   const content = attachmentContent(upload.type.kind, upload.fileName);
   if (await alreadyStored()) {
-    try {
-      return write(undefined, content);
-    } catch (error) {
-      throw refusalToHttp(error);
-    }
+    return deps.transactor
+      .commit((tx) => write(tx, undefined, content))
+      .catch((error: unknown) => {
+        throw asHttp(error);
+      });
   }
   const key = newFileKey();
   let message: M;
   await deps.storage.put(key, upload.bytes, upload.type.contentType);
   try {
-    await insertAttachment(deps.db, {
-      key,
-      ownerId: userId,
-      scope,
-      contentType: upload.type.contentType,
-      size: upload.bytes.byteLength,
-      fileName: upload.fileName,
-      createdAt: new Date(deps.now()).toISOString(),
+    message = await deps.transactor.commit(async (tx) => {
+      await insertAttachment(tx, {
+        key,
+        ownerId: userId,
+        scope,
+        contentType: upload.type.contentType,
+        size: upload.bytes.byteLength,
+        fileName: upload.fileName,
+        createdAt: new Date(tx.now).toISOString(),
+      });
+      return write(tx, { key, type: upload.type.kind }, content);
     });
-    message = write({ key, type: upload.type.kind }, content);
   } catch (error) {
-    await discard(deps, key);
-    throw refusalToHttp(error);
+    // The attachment row went with the refused transaction; only the file is left.
+    await deps.storage.delete(key).catch(() => {});
+    throw asHttp(error);
   }
   // Two uploads of the same message raced: the first one's file is the message's, this copy is not needed.
   if (message.attachmentUrl !== fileUrlPath(key)) await discard(deps, key);
@@ -77,7 +75,7 @@ async function storeWithMessage<M extends { attachmentUrl: string | null }>(
 }
 
 async function discard(deps: AppDeps, key: string): Promise<void> {
-  await deleteAttachment(deps.db, key).catch(() => {});
+  await deps.transactor.commit((tx) => deleteAttachment(tx, key)).catch(() => {});
   await deps.storage.delete(key).catch(() => {});
 }
 
@@ -87,6 +85,7 @@ export function storeGroupAttachment(
   groupId: string,
   upload: Upload,
 ): Promise<GroupMessage> {
+  const refs = userRefsOf(deps);
   return storeWithMessage(
     deps,
     userId,
@@ -98,7 +97,8 @@ export function storeGroupAttachment(
         .select('id')
         .where('id', '=', upload.id)
         .executeTakeFirst()) !== undefined,
-    (attachment, content) => storeGroupMessage(deps, userId, { id: upload.id, groupId, content, attachment }),
+    (tx, attachment, content) =>
+      storeGroupMessage(tx, refs, userId, { id: upload.id, groupId, content, attachment }),
   );
 }
 
@@ -108,6 +108,7 @@ export function storeDirectAttachment(
   partnerId: string,
   upload: Upload,
 ): Promise<DirectMessage> {
+  const refs = userRefsOf(deps);
   return storeWithMessage(
     deps,
     userId,
@@ -119,7 +120,7 @@ export function storeDirectAttachment(
         .select('id')
         .where('id', '=', upload.id)
         .executeTakeFirst()) !== undefined,
-    (attachment, content) =>
-      storeDirectMessage(deps, userId, { id: upload.id, to: partnerId, content, attachment }),
+    (tx, attachment, content) =>
+      storeDirectMessage(tx, refs, userId, { id: upload.id, to: partnerId, content, attachment }),
   );
 }

@@ -4,14 +4,7 @@ import { HttpError } from '../../lib/http-error';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/auth/password';
 import { createSession, invalidateUserSessions } from '../../lib/auth/sessions';
 import { resetCodeMail, signupAttemptMail, signupCodeMail } from '../../lib/mail/templates';
-import {
-  findUserByEmail,
-  insertUser,
-  setPasswordHash,
-  setUserRole,
-  toUser,
-  touchLastActive,
-} from '../users/repo';
+import { findUserByEmail, insertUser, setPasswordHash, setUserRole, toUser, touchLastActive } from '../users';
 import { assertResendAllowed, checkCode, issueCode, refuseAsWrongCode } from './codes';
 import { deleteCode } from './codes-repo';
 

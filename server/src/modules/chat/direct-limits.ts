@@ -1,6 +1,6 @@
-import type SQLite from 'better-sqlite3';
 import { awaitingReplyError, type UserRef } from '@campus/protocol';
-import { ChatRefusal } from './refusal';
+import { Refusal } from '../../lib/refusal';
+import { sql, type Tx } from '../../realtime/transaction';
 
 const HOUR_MS = 60 * 60_000;
 
@@ -16,47 +16,35 @@ export const DIRECT_LIMITS = {
   newConversationsPerHour: 20,
 } as const;
 
-interface PairCounts {
-  mine: number | null;
-  theirs: number | null;
-}
-
-function prepare(sqlite: SQLite.Database) {
-  return {
-    // Both rows of the pair by primary key; null when the conversation does not exist yet.
-    counts: sqlite.prepare<[string, string, string, string], PairCounts>(
-      `SELECT (SELECT sent_count FROM direct_conversations WHERE user_id = ? AND peer_id = ?) AS mine,
-              (SELECT sent_count FROM direct_conversations WHERE user_id = ? AND peer_id = ?) AS theirs`,
-    ),
-    // direct_conversations_started_idx: at most the limit's worth of rows is counted.
-    startedSince: sqlite.prepare<[string, number], { n: number }>(
-      'SELECT count(*) AS n FROM direct_conversations WHERE user_id = ? AND started_ms >= ?',
-    ),
-  };
-}
-
-const statements = new WeakMap<SQLite.Database, ReturnType<typeof prepare>>();
-function limitStatements(sqlite: SQLite.Database): ReturnType<typeof prepare> {
-  let s = statements.get(sqlite);
-  if (!s) statements.set(sqlite, (s = prepare(sqlite)));
-  return s;
-}
+// Both rows of the pair by primary key; null when the conversation does not exist yet.
+const countsSql = sql<{ mine: number | null; theirs: number | null }>(
+  `SELECT (SELECT sent_count FROM direct_conversations WHERE user_id = ? AND peer_id = ?) AS mine,
+          (SELECT sent_count FROM direct_conversations WHERE user_id = ? AND peer_id = ?) AS theirs`,
+);
+// direct_conversations_started_idx: at most the limit's worth of rows is counted.
+const startedSinceSql = sql<{ n: number }>(
+  'SELECT count(*) AS n FROM direct_conversations WHERE user_id = ? AND started_ms >= ?',
+);
 
 /**
- * Checks a new direct message from `fromUserId` to `to` against the limits; throws `ChatRefusal` when one
+ * Checks a new direct message from `fromUserId` to `to` against the limits; throws a `Refusal` when one
  * refuses it. Returns whether the message starts the conversation (the caller stamps `started_ms`).
  * Two primary-key lookups per message; the hourly count runs only for a first message.
  */
-export function checkDirectLimits(sqlite: SQLite.Database, fromUserId: string, to: UserRef, nowMs: number) {
-  const s = limitStatements(sqlite);
-  const { mine, theirs } = s.counts.get(fromUserId, to.id, to.id, fromUserId)!;
+export async function checkDirectLimits(
+  tx: Tx,
+  fromUserId: string,
+  to: UserRef,
+): Promise<{ starts: boolean }> {
+  const { mine, theirs } = (await tx.first(countsSql, fromUserId, to.id, to.id, fromUserId))!;
   if (theirs !== null && theirs > 0) return { starts: false };
   if (mine === null) {
-    const started = s.startedSince.get(fromUserId, nowMs - HOUR_MS)!.n;
-    if (started >= DIRECT_LIMITS.newConversationsPerHour) throw new ChatRefusal('tooManyConversations');
+    const started = (await tx.first(startedSinceSql, fromUserId, tx.now - HOUR_MS))!.n;
+    if (started >= DIRECT_LIMITS.newConversationsPerHour) throw new Refusal('tooManyConversations', 429);
     return { starts: true };
   }
+  // Not a matter of time: only the recipient's reply lifts it, so no 429 that invites a retry.
   if (mine >= DIRECT_LIMITS.unansweredMessages)
-    throw new ChatRefusal('awaitingReply', awaitingReplyError(to.firstName));
+    throw new Refusal('awaitingReply', 403, awaitingReplyError(to.firstName));
   return { starts: false };
 }

@@ -8,23 +8,9 @@ import {
   type Reaction,
   type UserRef,
 } from '@campus/protocol';
+import type { UserRefRow } from '../users';
 
-/** The columns of `users` a message or member list needs, under any alias prefix. */
-export interface UserRefColumns {
-  id: string;
-  first_name: string;
-  last_name: string;
-  profile_picture_url: string | null;
-}
-
-export function toUserRef(row: UserRefColumns): UserRef {
-  return {
-    id: row.id,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    profilePictureUrl: row.profile_picture_url,
-  };
-}
+/** Chat's row types and their one mapper each (users map in modules/users). */
 
 /**
  * The STABLE path of a stored file. It is what the change log and REST carry; clients trade it for a
@@ -100,7 +86,7 @@ export function toGroup(row: GroupRow, members: UserRef[]): Group {
 }
 
 export interface DirectConversationRow {
-  peer: UserRefColumns & { last_active_at: string | null };
+  peer: UserRefRow & { last_active_at: string | null };
   unread_count: number;
   last_content: string | null;
   last_created_at: string | null;

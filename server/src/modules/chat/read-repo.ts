@@ -8,13 +8,13 @@ import {
   type UserRef,
 } from '@campus/protocol';
 import type { DB } from '../../lib/db/database';
+import { toUserRef } from '../users';
 import {
   toDirectConversation,
   toDirectMessage,
   toGroup,
   toGroupConversation,
   toGroupMessage,
-  toUserRef,
 } from './mappers';
 
 /**
@@ -204,18 +204,18 @@ export async function directPage(
   return rows.map((row) =>
     toDirectMessage(
       row,
-      {
+      toUserRef({
         id: row.s_id,
-        firstName: row.s_first_name,
-        lastName: row.s_last_name,
-        profilePictureUrl: row.s_picture,
-      },
-      {
+        first_name: row.s_first_name,
+        last_name: row.s_last_name,
+        profile_picture_url: row.s_picture,
+      }),
+      toUserRef({
         id: row.r_id,
-        firstName: row.r_first_name,
-        lastName: row.r_last_name,
-        profilePictureUrl: row.r_picture,
-      },
+        first_name: row.r_first_name,
+        last_name: row.r_last_name,
+        profile_picture_url: row.r_picture,
+      }),
       reactions.get(row.id) ?? [],
     ),
   );

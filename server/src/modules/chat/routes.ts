@@ -3,7 +3,7 @@ import { CHAT_SERVER_MSG, pageQuerySchema } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
-import { readId, readQuery } from '../conversations/request';
+import { readId, readQuery } from '../../lib/http/request';
 import { directPage } from './read-repo';
 
 /**

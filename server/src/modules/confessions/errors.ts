@@ -1,25 +1,17 @@
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { CONFESSION_SERVER_MSG } from '@campus/protocol';
-import { HttpError } from '../../lib/http-error';
-
-type RefusalStatus = Extract<ContentfulStatusCode, 400 | 403 | 404 | 409 | 429>;
+import { CONFESSION_SERVER_MSG, SERVER_MSG } from '@campus/protocol';
+import { Refusal } from '../../lib/refusal';
 
 /**
- * A confession write the rules refuse, thrown before anything is written. It is an HttpError so a REST
- * route answers it as is; a realtime mutation sends its `message` (the spec's text) in `message_error`.
+ * The confession refusals: an enumerated code for clients to branch on, the spec's text to show. Thrown
+ * before anything is written; REST answers them with their status, the outbox with `message_error`.
  */
-export class ConfessionRefusal extends HttpError {
-  constructor(status: RefusalStatus, message: string) {
-    super(status, message);
-    this.name = 'ConfessionRefusal';
-  }
-}
-
 export const refusals = {
-  notFound: () => new ConfessionRefusal(404, CONFESSION_SERVER_MSG.confessionNotFound),
-  nicknameRequired: () => new ConfessionRefusal(403, CONFESSION_SERVER_MSG.nicknameRequired),
-  notAuthor: () => new ConfessionRefusal(403, CONFESSION_SERVER_MSG.notAuthor),
-  nicknameTaken: () => new ConfessionRefusal(409, CONFESSION_SERVER_MSG.nicknameTaken),
+  notFound: () => new Refusal('notFound', 404, CONFESSION_SERVER_MSG.confessionNotFound),
+  nicknameRequired: () => new Refusal('forbidden', 403, CONFESSION_SERVER_MSG.nicknameRequired),
+  notAuthor: () => new Refusal('forbidden', 403, CONFESSION_SERVER_MSG.notAuthor),
+  nicknameTaken: () => new Refusal('conflict', 409, CONFESSION_SERVER_MSG.nicknameTaken),
   /** A client id already used by someone else, or for something else: it can never be stored. */
-  idConflict: () => new ConfessionRefusal(409, 'This id is already in use.'),
+  idConflict: () => new Refusal('conflict', 409),
+  invalid: (message: string) => new Refusal('invalid', 400, message),
+  rateLimited: () => new Refusal('rateLimited', 429, SERVER_MSG.tooManyRequests),
 };

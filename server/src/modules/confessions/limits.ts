@@ -1,7 +1,6 @@
-import { SERVER_MSG } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { RateLimiter, type RateRule } from '../../lib/rate-limit';
-import { ConfessionRefusal } from './errors';
+import { refusals } from './errors';
 
 const MINUTE = 60_000;
 /** Per user: generous for a person, too few to flood the feed or someone's notifications. */
@@ -49,5 +48,5 @@ export function consumeConfessionRate(deps: AppDeps, action: ConfessionAction, u
  * the same mutation gets the same answer and nothing is written.
  */
 export function takeConfessionRate(deps: AppDeps, action: ConfessionAction, userId: string): void {
-  if (limitersOf(deps)[action].hit(userId) > 0) throw new ConfessionRefusal(429, SERVER_MSG.tooManyRequests);
+  if (limitersOf(deps)[action].hit(userId) > 0) throw refusals.rateLimited();
 }

@@ -1,11 +1,18 @@
 import type { AppDeps } from '../../lib/deps';
+import type { Transactor, Tx } from '../../realtime/transaction';
 import { refusals } from './errors';
 import { nicknameKey } from './mappers';
+import { q } from './queries';
 import { nicknameSkeleton } from './skeleton';
-import { confessionStatements, type ConfessionStatements } from './statements';
+import { confessionStatements } from './statements';
 
 export function nicknameOf(deps: AppDeps, userId: string): string | null {
   return confessionStatements(deps.sqlite).nicknameOf.get(userId)?.nickname ?? null;
+}
+
+interface NameOwner {
+  user_id: string;
+  by_key: number | boolean;
 }
 
 /**
@@ -16,42 +23,59 @@ export function nicknameOf(deps: AppDeps, userId: string): string | null {
  * Before migration 0007 two users could hold look-alikes; both keep theirs: a user who holds the name itself
  * (its key) may set it again whoever else holds the look. Nobody else can get either.
  */
+function availableAmong(owners: readonly NameOwner[], userId: string): boolean {
+  const byKey = (owner: NameOwner) => Number(owner.by_key) === 1;
+  const others = owners.filter((owner) => owner.user_id !== userId);
+  if (others.some(byKey)) return false;
+  const holdsName = owners.some((owner) => owner.user_id === userId && byKey(owner));
+  return holdsName || others.length === 0;
+}
+
+/** The availability check route (a read outside any write). */
 export function isNicknameAvailable(deps: AppDeps, userId: string, nickname: string): boolean {
   const owners = confessionStatements(deps.sqlite).nicknameOwners.all({
     key: nicknameKey(nickname),
     skeleton: nicknameSkeleton(nickname),
   });
-  const others = owners.filter((owner) => owner.user_id !== userId);
-  if (others.some((owner) => owner.by_key === 1)) return false;
-  const holdsName = owners.some((owner) => owner.user_id === userId && owner.by_key === 1);
-  return holdsName || others.length === 0;
+  return availableAmong(owners, userId);
+}
+
+async function isAvailableIn(tx: Tx, userId: string, nickname: string): Promise<boolean> {
+  const key = nicknameKey(nickname);
+  const skeleton = nicknameSkeleton(nickname);
+  const owners = await tx.all(q.nicknameOwners, key, key, skeleton, key, key, skeleton);
+  return availableAmong(owners, userId);
 }
 
 /** Keeps a name that signed something with its user, by key and by look (called in the signing write). */
-export function claimNickname(s: ConfessionStatements, userId: string, nickname: string): void {
-  s.claimNickname.run(nicknameKey(nickname), userId, nicknameSkeleton(nickname));
+export async function claimNickname(tx: Tx, userId: string, nickname: string): Promise<void> {
+  await tx.run(q.claimNickname, nicknameKey(nickname), userId, nicknameSkeleton(nickname));
 }
 
+/** SQLite's and PostgreSQL's codes for a UNIQUE violation. */
 function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
+  if (!(error instanceof Error) || !('code' in error)) return false;
+  return error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === '23505';
 }
 
 /**
  * Sets or changes the user's nickname (already validated: controls stripped, trimmed, 2–20 characters, one
- * script). Unique ignoring case by the UNIQUE key, and by look through the check: both run in the commit's
- * IMMEDIATE transaction, so two users racing for one name or two look-alikes cannot both get it.
+ * script). Unique ignoring case by the UNIQUE key, and by look through the check: both run in one commit
+ * (on SQLite an IMMEDIATE transaction), so two users racing for one name or two look-alikes cannot both
+ * get it.
  */
-export function setNickname(deps: AppDeps, userId: string, nickname: string): string {
-  const s = confessionStatements(deps.sqlite);
+export async function setNickname(transactor: Transactor, userId: string, nickname: string): Promise<string> {
   try {
-    deps.realtime.commit(() => {
-      if (!isNicknameAvailable(deps, userId, nickname)) throw refusals.nicknameTaken();
-      s.upsertNickname.run(
+    await transactor.commit(async (tx) => {
+      if (!(await isAvailableIn(tx, userId, nickname))) throw refusals.nicknameTaken();
+      const key = nicknameKey(nickname);
+      await tx.run(
+        q.upsertNickname,
         userId,
         nickname,
-        nicknameKey(nickname),
+        key,
         nicknameSkeleton(nickname),
-        new Date(deps.now()).toISOString(),
+        new Date(tx.now).toISOString(),
       );
     });
   } catch (error) {

@@ -1,7 +1,7 @@
 import { REACTION_LABELS, type ReactionType } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
-import type { ChangeWriter } from '../../realtime/hub';
-import { notify } from '../notifications/service';
+import type { Tx } from '../../realtime/transaction';
+import { notify } from '../notifications';
 
 /** Long comments are cut in the notification body; the panel shows one or two lines. */
 const BODY_PREVIEW = 80;
@@ -16,14 +16,14 @@ function preview(text: string): string {
  * Someone else reacted to the author's confession. The body never names the reactor: reactions are
  * anonymous even to the author (only counts are shown).
  */
-export function notifyReaction(
+export async function notifyReaction(
+  tx: Tx,
   deps: AppDeps,
-  tx: ChangeWriter,
   authorId: string,
   confessionId: string,
   reactionType: ReactionType,
-): void {
-  notify(deps, tx, {
+): Promise<void> {
+  await notify(tx, deps, {
     userId: authorId,
     type: 'confession_reaction',
     title: 'New reaction',
@@ -33,15 +33,15 @@ export function notifyReaction(
 }
 
 /** Someone else commented: the comment is public under the commenter's nickname, so the body shows both. */
-export function notifyComment(
+export async function notifyComment(
+  tx: Tx,
   deps: AppDeps,
-  tx: ChangeWriter,
   authorId: string,
   confessionId: string,
   nickname: string,
   content: string,
-): void {
-  notify(deps, tx, {
+): Promise<void> {
+  await notify(tx, deps, {
     userId: authorId,
     type: 'confession_comment',
     title: 'New comment',

@@ -14,18 +14,26 @@ import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
 import { readBody } from '../../lib/validate';
-import { readId, readQuery } from '../conversations/request';
+import { readId, readQuery } from '../../lib/http/request';
+import { confessionEnv } from './env';
 import { refusals } from './errors';
 import { consumeConfessionRate, type ConfessionAction } from './limits';
 import { commentsPage, feedPage } from './feed';
 import { collegeName } from './mappers';
 import { isNicknameAvailable, nicknameOf, setNickname } from './nicknames';
-import { addComment, deleteConfession, postConfession, toggleConfessionReaction } from './writes';
+import { addComment, toggleConfessionReaction } from './reactions';
+import { deleteConfession, postConfession } from './writes';
 
 const commentsQuerySchema = pageQuerySchema.pick({ page: true });
 
-/** /api/confessions: nicknames, the feed, posting, reactions, comments and deletion, signed-in users only. */
+/**
+ * /api/confessions: nicknames, the feed, posting, reactions, comments and deletion, signed-in users only.
+ * The writes are the outbox's own (sync.ts), each in its own commit, so REST and realtime writes emit the
+ * same live changes.
+ */
 export function confessionRoutes(deps: AppDeps) {
+  const env = confessionEnv(deps);
+  const { transactor } = env;
   const limit = (action: ConfessionAction, userId: string) => consumeConfessionRate(deps, action, userId);
   const confessionId = (c: Parameters<typeof readId>[0]) => readId(c, 'id', refusals.notFound());
 
@@ -47,7 +55,7 @@ export function confessionRoutes(deps: AppDeps) {
       const { nickname } = await readBody(c, setNicknameBodySchema);
       const userId = c.get('user').id;
       limit('nicknameSet', userId);
-      return c.json({ nickname: setNickname(deps, userId, nickname) });
+      return c.json({ nickname: await setNickname(transactor, userId, nickname) });
     })
     .get('/feed', (c) => {
       const query = readQuery(c, feedQuerySchema);
@@ -62,14 +70,15 @@ export function confessionRoutes(deps: AppDeps) {
       const userId = c.get('user').id;
       limit('post', userId);
       const input = { id: body.id ?? randomUUID(), content: body.content, emotionTag: body.emotionTag };
-      return c.json(postConfession(deps, userId, input), 201);
+      return c.json(await transactor.commit((tx) => postConfession(tx, userId, input)), 201);
     })
     .post('/:id/react', async (c) => {
       const id = confessionId(c);
       const { reactionType } = await readBody(c, reactBodySchema);
       const userId = c.get('user').id;
       limit('react', userId);
-      return c.json(toggleConfessionReaction(deps, userId, { confessionId: id, reactionType }));
+      const input = { confessionId: id, reactionType };
+      return c.json(await transactor.commit((tx) => toggleConfessionReaction(tx, env, userId, input)));
     })
     .post('/:id/comment', async (c) => {
       const id = confessionId(c);
@@ -77,15 +86,17 @@ export function confessionRoutes(deps: AppDeps) {
       const userId = c.get('user').id;
       limit('comment', userId);
       const input = { id: body.id ?? randomUUID(), confessionId: id, content: body.content };
-      return c.json(addComment(deps, userId, input), 201);
+      return c.json(await transactor.commit((tx) => addComment(tx, env, userId, input)), 201);
     })
     .get('/:id/comments', (c) => {
       const id = confessionId(c);
       const { page } = readQuery(c, commentsQuerySchema);
       return c.json(commentsPage(deps, c.get('user').id, id, page));
     })
-    .delete('/:id', (c) => {
-      deleteConfession(deps, c.get('user').id, confessionId(c));
+    .delete('/:id', async (c) => {
+      const id = confessionId(c);
+      const userId = c.get('user').id;
+      await transactor.commit((tx) => deleteConfession(tx, userId, id));
       return c.json({ ok: true });
     });
 }

@@ -1,6 +1,11 @@
 import type SQLite from 'better-sqlite3';
 import type { ReactionType } from '@campus/protocol';
 
+/**
+ * The feed's reads, on better-sqlite3 prepared statements (reads outside any write; the writes' statements
+ * are in queries.ts and run through the engine's Tx).
+ */
+
 /** A confession as the feed reads it: no author id, only whether the viewer wrote it. */
 export interface ConfessionRow {
   id: string;
@@ -26,20 +31,12 @@ export interface CommentRow {
   is_mine: 0 | 1;
 }
 
-/** What ownership and idempotency checks need; stays on the server. */
+/** What ownership and idempotency checks need (queries.ts); stays on the server. */
 export interface ConfessionOwnerRow {
   author_id: string;
   deleted_at: string | null;
   college: string | null;
 }
-
-/** The counter column of each reaction type (fixed names, never user input). */
-const COUNT_COLUMN: Record<ReactionType, string> = {
-  relatable: 'relatable_count',
-  funny: 'funny_count',
-  feelYou: 'feel_you_count',
-  shareWorthy: 'share_worthy_count',
-};
 
 const CARD_COLUMNS = `id, nickname, content, emotion_tag, college, created_at, relatable_count, funny_count,
   feel_you_count, share_worthy_count, comment_count, author_id = @viewer AS is_mine`;
@@ -60,11 +57,6 @@ function statement<P extends unknown[], R = unknown>(
 }
 
 function prepare(sqlite: SQLite.Database) {
-  const bump = (type: ReactionType) =>
-    statement<[number, string]>(
-      sqlite,
-      `UPDATE confessions SET ${COUNT_COLUMN[type]} = max(0, ${COUNT_COLUMN[type]} + ?) WHERE id = ?`,
-    );
   return {
     nicknameOf: statement<[string], { nickname: string }>(
       sqlite,
@@ -80,93 +72,10 @@ function prepare(sqlite: SQLite.Database) {
        UNION SELECT user_id, nickname_key = @key FROM nickname_claims
         WHERE nickname_key = @key OR skeleton = @skeleton`,
     ),
-    claimNickname: statement<[string, string, string]>(
-      sqlite,
-      'INSERT OR IGNORE INTO nickname_claims (nickname_key, user_id, skeleton) VALUES (?, ?, ?)',
-    ),
-    upsertNickname: statement<[string, string, string, string, string]>(
-      sqlite,
-      `INSERT INTO nicknames (user_id, nickname, nickname_key, skeleton, updated_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (user_id) DO UPDATE SET nickname = excluded.nickname,
-         nickname_key = excluded.nickname_key, skeleton = excluded.skeleton, updated_at = excluded.updated_at`,
-    ),
-    userCollege: statement<[string], { college: string | null }>(
-      sqlite,
-      'SELECT college FROM users WHERE id = ?',
-    ),
-
-    owner: statement<[string], ConfessionOwnerRow>(
-      sqlite,
-      'SELECT author_id, deleted_at, college FROM confessions WHERE id = ?',
-    ),
     card: statement<[{ viewer: string; id: string }], ConfessionRow>(
       sqlite,
       `SELECT ${CARD_COLUMNS} FROM confessions WHERE id = @id AND deleted_at IS NULL`,
     ),
-    insertConfession: statement<[string, string, string, string, string, string | null, string]>(
-      sqlite,
-      `INSERT INTO confessions (id, author_id, nickname, content, emotion_tag, college, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    softDelete: statement<[string, string]>(
-      sqlite,
-      `UPDATE confessions SET deleted_at = ?, content = '', comment_count = 0, relatable_count = 0,
-         funny_count = 0, feel_you_count = 0, share_worthy_count = 0 WHERE id = ? AND deleted_at IS NULL`,
-    ),
-    deleteReactionsOf: statement<[string]>(
-      sqlite,
-      'DELETE FROM confession_reactions WHERE confession_id = ?',
-    ),
-    deleteCommentsOf: statement<[string]>(sqlite, 'DELETE FROM confession_comments WHERE confession_id = ?'),
-    deleteNoticesOf: statement<[string]>(
-      sqlite,
-      'DELETE FROM confession_reaction_notices WHERE confession_id = ?',
-    ),
-    // True the first time this user adds this reaction to this confession: only then is the author told.
-    noteReactionNotice: statement<[string, string, string]>(
-      sqlite,
-      `INSERT OR IGNORE INTO confession_reaction_notices (confession_id, user_id, reaction_type)
-       VALUES (?, ?, ?)`,
-    ),
-
-    addReaction: statement<[string, string, string, string]>(
-      sqlite,
-      `INSERT OR IGNORE INTO confession_reactions (confession_id, user_id, reaction_type, created_at)
-       VALUES (?, ?, ?, ?)`,
-    ),
-    removeReaction: statement<[string, string, string]>(
-      sqlite,
-      'DELETE FROM confession_reactions WHERE confession_id = ? AND user_id = ? AND reaction_type = ?',
-    ),
-    bump: {
-      relatable: bump('relatable'),
-      funny: bump('funny'),
-      feelYou: bump('feelYou'),
-      shareWorthy: bump('shareWorthy'),
-    } satisfies Record<ReactionType, unknown>,
-    myReactionsOn: statement<[string, string], { reaction_type: ReactionType }>(
-      sqlite,
-      'SELECT reaction_type FROM confession_reactions WHERE confession_id = ? AND user_id = ?',
-    ),
-
-    commentAuthor: statement<[string], { author_id: string; confession_id: string }>(
-      sqlite,
-      'SELECT author_id, confession_id FROM confession_comments WHERE id = ?',
-    ),
-    comment: statement<[{ viewer: string; id: string }], CommentRow>(
-      sqlite,
-      `SELECT ${COMMENT_COLUMNS} FROM confession_comments WHERE id = @id`,
-    ),
-    insertComment: statement<[string, string, string, string, string, string]>(
-      sqlite,
-      `INSERT INTO confession_comments (id, confession_id, author_id, nickname, content, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    ),
-    bumpComments: statement<[string]>(
-      sqlite,
-      'UPDATE confessions SET comment_count = comment_count + 1 WHERE id = ?',
-    ),
-
     // Feed: confessions_feed_idx / confessions_college_feed_idx, newest first.
     feedAll: statement<[{ viewer: string; limit: number; offset: number }], ConfessionRow>(
       sqlite,

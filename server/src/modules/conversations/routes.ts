@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
-import { listConversations } from '../chat/read-repo';
+import { listConversations } from '../chat';
 
 /** The Talk home's recent conversations; the sync engine keeps the same list live after this. */
 export const CONVERSATIONS_LIMIT = 100;

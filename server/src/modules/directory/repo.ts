@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { DirectoryEntry, PublicProfile, UserDirectoryQuery } from '@campus/protocol';
 import type { DB } from '../../lib/db/database';
-import { toUserRef } from '../chat/mappers';
-import { toUser } from '../users/repo';
+import { toUser, toUserRef } from '../users';
 import { areContacts } from './contacts';
 
 /** LIKE treats % and _ as wildcards; a search for them means the characters themselves. */

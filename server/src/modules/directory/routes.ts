@@ -4,7 +4,7 @@ import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
 import { RateLimiter } from '../../lib/rate-limit';
-import { readId, readQuery } from '../conversations/request';
+import { readId, readQuery } from '../../lib/http/request';
 import { findPublicProfile, searchUsers } from './repo';
 
 /**

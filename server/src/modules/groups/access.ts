@@ -2,7 +2,7 @@ import { CHAT_SERVER_MSG, REALTIME_ERRORS } from '@campus/protocol';
 import type { Context } from 'hono';
 import type { DB } from '../../lib/db/database';
 import { HttpError } from '../../lib/http-error';
-import { readId } from '../conversations/request';
+import { readId } from '../../lib/http/request';
 import { groupMembership } from './repo';
 
 export const groupNotFound = () => new HttpError(404, CHAT_SERVER_MSG.groupNotFound);

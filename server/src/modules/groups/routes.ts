@@ -4,10 +4,10 @@ import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { RateLimiter } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
-import { readQuery } from '../conversations/request';
-import { findGroup, groupPage } from '../chat/read-repo';
+import { readQuery } from '../../lib/http/request';
+import { findGroup, groupPage } from '../chat';
 import { groupNotFound, memberGroupId } from './access';
-import { createGroup, countStrangers } from './service';
+import { createGroup } from './service';
 
 /** Per user: plenty for real use, not enough to spam everyone's conversation list. */
 export const GROUP_CREATE_RATE = { limit: 10, windowMs: 10 * 60_000 };
@@ -32,9 +32,10 @@ export function groupRoutes(deps: AppDeps) {
       const body = await readBody(c, createGroupBodySchema);
       const userId = c.get('user').id;
       creations.consume(userId);
-      const strangers = countStrangers(deps.sqlite, userId, body.memberIds);
-      if (strangers > 0) strangerAdds.consume(userId, CHAT_SERVER_MSG.tooManyNewMembers, strangers);
-      return c.json(createGroup(deps, userId, body), 201);
+      const group = await createGroup(deps, userId, body, {
+        admitStrangers: (count) => strangerAdds.consume(userId, CHAT_SERVER_MSG.tooManyNewMembers, count),
+      });
+      return c.json(group, 201);
     })
     .get('/:groupId', auth, async (c) => {
       const group = await findGroup(deps.db, await memberGroupId(c, deps.db, c.get('user').id));

@@ -6,8 +6,9 @@ import { deleteSubscription, notificationExists, subscriptionsOf } from './repo'
 /**
  * Sends the notification to every push subscription of the user, after the current transaction: a push
  * must never hold the database, and a notification whose transaction rolled back is never pushed (its
- * row is looked for first). Subscriptions the push service calls gone (404/410) are deleted. Pushes go
- * through the server's bounded queue (push-queue.ts), which may drop one; the panel still lists it.
+ * row is looked for first). `setImmediate` runs after the commit because a commit awaits nothing but its
+ * own statements. Subscriptions the push service calls gone (404/410) are deleted. Pushes go through the
+ * server's bounded queue (push-queue.ts), which may drop one; the panel still lists it.
  */
 export function schedulePush(deps: AppDeps, userId: string, notification: AppNotification): void {
   setImmediate(() => {
@@ -21,8 +22,9 @@ export function schedulePush(deps: AppDeps, userId: string, notification: AppNot
 }
 
 async function deliver(deps: AppDeps, userId: string, notification: AppNotification): Promise<void> {
-  if (!deps.sqlite.open || !notificationExists(deps.sqlite, notification.id)) return;
-  const targets = subscriptionsOf(deps.sqlite, userId);
+  // The server may have stopped since (a test's, or a shutdown): nothing to read any more.
+  if (!deps.sqlite.open || !(await notificationExists(deps.db, notification.id))) return;
+  const targets = await subscriptionsOf(deps.db, userId);
   if (!targets.length) return;
   const payload: PushPayload = {
     title: notification.title,
@@ -36,7 +38,8 @@ async function deliver(deps: AppDeps, userId: string, notification: AppNotificat
     targets.map(async (target) => {
       const keys = { p256dh: target.p256dh, auth: target.auth };
       const result = await deps.push.send({ endpoint: target.endpoint, keys }, payload, { urgency });
-      if (result === 'gone' && deps.sqlite.open) deleteSubscription(deps.sqlite, target);
+      if (result === 'gone' && deps.sqlite.open)
+        await deps.transactor.commit((tx) => deleteSubscription(tx, target));
     }),
   );
 }

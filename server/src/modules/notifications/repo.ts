@@ -1,7 +1,10 @@
-import type SQLite from 'better-sqlite3';
+import { sql as kysql } from 'kysely';
 import type { AppNotification, NotificationType } from '@campus/protocol';
+import type { DB } from '../../lib/db/database';
+import { sql, type Tx } from '../../realtime/transaction';
 
-interface NotificationRow {
+/** A `notifications` row as the panel reads it; `data` is JSON. */
+export interface NotificationRow {
   id: string;
   type: NotificationType;
   title: string;
@@ -20,142 +23,8 @@ export interface SubscriptionRow {
 /** Most subscriptions one user keeps (browsers and desktops); registering another drops the oldest. */
 export const MAX_PUSH_SUBSCRIPTIONS = 10;
 
-/** Prepared once per database; every notification read and write runs one of these. */
-function prepare(sqlite: SQLite.Database) {
-  return {
-    insert: sqlite.prepare<[string, string, NotificationType, string, string, string, string, string | null]>(
-      `INSERT INTO notifications (id, user_id, type, title, body, data, created_at, is_read, confession_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
-    ),
-    // notifications_confession_idx: what a deleted confession leaves behind.
-    ofConfession: sqlite.prepare<[string], { id: string; user_id: string }>(
-      'SELECT id, user_id FROM notifications WHERE confession_id = ?',
-    ),
-    deleteOfConfession: sqlite.prepare<[string]>('DELETE FROM notifications WHERE confession_id = ?'),
-    // notifications_user_created_idx; rowid orders rows made in the same millisecond.
-    page: sqlite.prepare<[string, number, number], NotificationRow>(
-      `SELECT id, type, title, body, data, created_at, is_read FROM notifications
-        WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
-    ),
-    // notifications_unread_idx (partial): counts unread rows only.
-    unreadCount: sqlite.prepare<[string], { n: number }>(
-      'SELECT count(*) AS n FROM notifications WHERE user_id = ? AND is_read = 0',
-    ),
-    owned: sqlite.prepare<[string, string], { is_read: number }>(
-      'SELECT is_read FROM notifications WHERE id = ? AND user_id = ?',
-    ),
-    markRead: sqlite.prepare<[string, string]>(
-      'UPDATE notifications SET is_read = 1 WHERE id = ? AND user_id = ? AND is_read = 0',
-    ),
-    exists: sqlite.prepare<[string], { one: number }>('SELECT 1 AS one FROM notifications WHERE id = ?'),
-
-    subscriptionsOf: sqlite.prepare<[string], SubscriptionRow>(
-      'SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = ?',
-    ),
-    // One browser, one row: whoever registers an endpoint last owns it (another account signed in there).
-    upsertSubscription: sqlite.prepare<[string, string, string, string, string]>(
-      `INSERT INTO push_subscriptions (endpoint, user_id, p256dh, auth, created_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh,
-         auth = excluded.auth, created_at = excluded.created_at`,
-    ),
-    trimSubscriptions: sqlite.prepare<[string, string, number]>(
-      `DELETE FROM push_subscriptions WHERE user_id = ? AND endpoint NOT IN (
-         SELECT endpoint FROM push_subscriptions WHERE user_id = ?
-          ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
-    ),
-    deleteSubscription: sqlite.prepare<[string, string, string]>(
-      'DELETE FROM push_subscriptions WHERE endpoint = ? AND p256dh = ? AND auth = ?',
-    ),
-  };
-}
-
-const cache = new WeakMap<SQLite.Database, ReturnType<typeof prepare>>();
-function stmts(sqlite: SQLite.Database): ReturnType<typeof prepare> {
-  let s = cache.get(sqlite);
-  if (!s) cache.set(sqlite, (s = prepare(sqlite)));
-  return s;
-}
-
-export function insertNotification(sqlite: SQLite.Database, userId: string, n: AppNotification): void {
-  const data = JSON.stringify(n.data);
-  stmts(sqlite).insert.run(
-    n.id,
-    userId,
-    n.type,
-    n.title,
-    n.body,
-    data,
-    n.createdAt,
-    n.data.confessionId ?? null,
-  );
-}
-
-/** Deletes the notifications about a confession; returns whose they were, to tell their devices. */
-export function deleteConfessionNotifications(
-  sqlite: SQLite.Database,
-  confessionId: string,
-): Map<string, string[]> {
-  const s = stmts(sqlite);
-  const byUser = new Map<string, string[]>();
-  for (const row of s.ofConfession.all(confessionId)) {
-    const ids = byUser.get(row.user_id);
-    if (ids) ids.push(row.id);
-    else byUser.set(row.user_id, [row.id]);
-  }
-  if (byUser.size) s.deleteOfConfession.run(confessionId);
-  return byUser;
-}
-
-export function notificationPage(
-  sqlite: SQLite.Database,
-  userId: string,
-  limit: number,
-  offset: number,
-): AppNotification[] {
-  return stmts(sqlite).page.all(userId, limit, offset).map(toNotification);
-}
-
-export function countUnread(sqlite: SQLite.Database, userId: string): number {
-  return stmts(sqlite).unreadCount.get(userId)?.n ?? 0;
-}
-
-export function isOwnNotification(sqlite: SQLite.Database, userId: string, id: string): boolean {
-  return stmts(sqlite).owned.get(id, userId) !== undefined;
-}
-
-/** True when it was unread until now. */
-export function setRead(sqlite: SQLite.Database, userId: string, id: string): boolean {
-  return stmts(sqlite).markRead.run(id, userId).changes > 0;
-}
-
-export function notificationExists(sqlite: SQLite.Database, id: string): boolean {
-  return stmts(sqlite).exists.get(id) !== undefined;
-}
-
-export function subscriptionsOf(sqlite: SQLite.Database, userId: string): SubscriptionRow[] {
-  return stmts(sqlite).subscriptionsOf.all(userId);
-}
-
-/** Stores the subscription for this user and keeps only their newest MAX_PUSH_SUBSCRIPTIONS, atomically. */
-export function upsertSubscription(
-  sqlite: SQLite.Database,
-  userId: string,
-  sub: SubscriptionRow,
-  createdAt: string,
-): void {
-  const s = stmts(sqlite);
-  sqlite.transaction(() => {
-    s.upsertSubscription.run(sub.endpoint, userId, sub.p256dh, sub.auth, createdAt);
-    s.trimSubscriptions.run(userId, userId, MAX_PUSH_SUBSCRIPTIONS);
-  })();
-}
-
-/** Only this exact subscription: the browser may have re-subscribed with new keys meanwhile. */
-export function deleteSubscription(sqlite: SQLite.Database, sub: SubscriptionRow): void {
-  stmts(sqlite).deleteSubscription.run(sub.endpoint, sub.p256dh, sub.auth);
-}
-
-function toNotification(row: NotificationRow): AppNotification {
+/** The one mapper of a notification row. */
+export function toNotification(row: NotificationRow): AppNotification {
   const data = JSON.parse(row.data) as { confessionId?: unknown };
   return {
     id: row.id,
@@ -166,4 +35,131 @@ function toNotification(row: NotificationRow): AppNotification {
     isRead: row.is_read === 1,
     data: typeof data.confessionId === 'string' ? { confessionId: data.confessionId } : {},
   };
+}
+
+// Writes: statements run through the engine's transaction (`tx`).
+const insertSql = sql(
+  `INSERT INTO notifications (id, user_id, type, title, body, data, created_at, is_read, confession_id)
+   VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+);
+// notifications_confession_idx: what a deleted confession leaves behind.
+const ofConfessionSql = sql<{ id: string; user_id: string }>(
+  'SELECT id, user_id FROM notifications WHERE confession_id = ?',
+);
+const deleteOfConfessionSql = sql('DELETE FROM notifications WHERE confession_id = ?');
+const ownedSql = sql<{ is_read: number }>('SELECT is_read FROM notifications WHERE id = ? AND user_id = ?');
+const markReadSql = sql('UPDATE notifications SET is_read = 1 WHERE id = ? AND user_id = ? AND is_read = 0');
+// One browser, one row: whoever registers an endpoint last owns it (another account signed in there).
+const upsertSubscriptionSql = sql(
+  `INSERT INTO push_subscriptions (endpoint, user_id, p256dh, auth, created_at) VALUES (?, ?, ?, ?, ?)
+   ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh,
+     auth = excluded.auth, created_at = excluded.created_at`,
+);
+const trimSubscriptionsSql = sql(
+  `DELETE FROM push_subscriptions WHERE user_id = ? AND endpoint NOT IN (
+     SELECT endpoint FROM push_subscriptions WHERE user_id = ?
+      ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
+);
+const deleteSubscriptionSql = sql(
+  'DELETE FROM push_subscriptions WHERE endpoint = ? AND p256dh = ? AND auth = ?',
+);
+
+export async function insertNotification(tx: Tx, userId: string, n: AppNotification): Promise<void> {
+  await tx.run(
+    insertSql,
+    n.id,
+    userId,
+    n.type,
+    n.title,
+    n.body,
+    JSON.stringify(n.data),
+    n.createdAt,
+    n.data.confessionId ?? null,
+  );
+}
+
+/** Deletes the notifications about a confession; returns whose they were, to tell their devices. */
+export async function deleteConfessionNotifications(
+  tx: Tx,
+  confessionId: string,
+): Promise<Map<string, string[]>> {
+  const byUser = new Map<string, string[]>();
+  for (const row of await tx.all(ofConfessionSql, confessionId)) {
+    const ids = byUser.get(row.user_id);
+    if (ids) ids.push(row.id);
+    else byUser.set(row.user_id, [row.id]);
+  }
+  if (byUser.size) await tx.run(deleteOfConfessionSql, confessionId);
+  return byUser;
+}
+
+export async function isOwnNotification(tx: Tx, userId: string, id: string): Promise<boolean> {
+  return (await tx.first(ownedSql, id, userId)) !== undefined;
+}
+
+/** True when it was unread until now. */
+export async function setRead(tx: Tx, userId: string, id: string): Promise<boolean> {
+  return (await tx.run(markReadSql, id, userId)) > 0;
+}
+
+/** Stores the subscription for this user and keeps only their newest MAX_PUSH_SUBSCRIPTIONS. */
+export async function upsertSubscription(
+  tx: Tx,
+  userId: string,
+  sub: SubscriptionRow,
+  createdAt: string,
+): Promise<void> {
+  await tx.run(upsertSubscriptionSql, sub.endpoint, userId, sub.p256dh, sub.auth, createdAt);
+  await tx.run(trimSubscriptionsSql, userId, userId, MAX_PUSH_SUBSCRIPTIONS);
+}
+
+/** Only this exact subscription: the browser may have re-subscribed with new keys meanwhile. */
+export async function deleteSubscription(tx: Tx, sub: SubscriptionRow): Promise<void> {
+  await tx.run(deleteSubscriptionSql, sub.endpoint, sub.p256dh, sub.auth);
+}
+
+// Reads outside a write: the panel (REST) and the push sender.
+
+/** notifications_user_created_idx; rowid orders rows made in the same millisecond. */
+export async function notificationPage(
+  db: DB,
+  userId: string,
+  limit: number,
+  offset: number,
+): Promise<AppNotification[]> {
+  const rows = await db
+    .selectFrom('notifications')
+    .select(['id', 'type', 'title', 'body', 'data', 'created_at', 'is_read'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy(kysql`rowid`, 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map(toNotification);
+}
+
+/** notifications_unread_idx (partial): counts unread rows only. */
+export async function countUnread(db: DB, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('is_read', '=', 0)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function notificationExists(db: DB, id: string): Promise<boolean> {
+  return (
+    (await db.selectFrom('notifications').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+  );
+}
+
+export async function subscriptionsOf(db: DB, userId: string): Promise<SubscriptionRow[]> {
+  return db
+    .selectFrom('push_subscriptions')
+    .select(['endpoint', 'p256dh', 'auth'])
+    .where('user_id', '=', userId)
+    .execute();
 }

@@ -3,11 +3,12 @@ import { CONFESSION_SERVER_MSG, notificationsQuerySchema, pushSubscriptionSchema
 import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
+import { readId, readQuery } from '../../lib/http/request';
 import { RateLimiter } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
-import { readId, readQuery } from '../conversations/request';
-import { listNotifications, markNotificationRead, unreadCount } from './service';
+import { countUnread, notificationPage } from './repo';
 import { savePushSubscription } from './subscriptions';
+import { markNotificationRead } from './writes';
 
 /** Per user: a browser registers on each start; far more than that is someone filling the table. */
 export const PUSH_REGISTER_RATE = { limit: 20, windowMs: 10 * 60_000 };
@@ -17,16 +18,22 @@ export function notificationRoutes(deps: AppDeps) {
   const notFound = () => new HttpError(404, CONFESSION_SERVER_MSG.notificationNotFound);
   return new Hono<AuthEnv>()
     .use(requireUser(deps))
-    .get('/', (c) => {
+    .get('/', async (c) => {
+      const userId = c.get('user').id;
       const { page, limit } = readQuery(c, notificationsQuerySchema);
-      return c.json(listNotifications(deps, c.get('user').id, page, limit));
+      const [notifications, unreadCount] = await Promise.all([
+        notificationPage(deps.db, userId, limit, (page - 1) * limit),
+        countUnread(deps.db, userId),
+      ]);
+      return c.json({ notifications, unreadCount });
     })
-    .get('/unread-count', (c) => c.json({ unreadCount: unreadCount(deps, c.get('user').id) }))
-    .put('/:id/read', (c) => {
+    .get('/unread-count', async (c) => c.json({ unreadCount: await countUnread(deps.db, c.get('user').id) }))
+    .put('/:id/read', async (c) => {
       const userId = c.get('user').id;
       const id = readId(c, 'id', notFound());
-      if (markNotificationRead(deps, userId, id) === 'notFound') throw notFound();
-      return c.json({ unreadCount: unreadCount(deps, userId) });
+      const outcome = await deps.transactor.commit((tx) => markNotificationRead(tx, userId, id));
+      if (outcome === 'notFound') throw notFound();
+      return c.json({ unreadCount: await countUnread(deps.db, userId) });
     });
 }
 
@@ -42,7 +49,7 @@ export function pushRoutes(deps: AppDeps) {
     .post('/users/register-push-token', auth, async (c) => {
       const userId = c.get('user').id;
       registrations.consume(userId);
-      savePushSubscription(deps, userId, await readBody(c, pushSubscriptionSchema));
+      await savePushSubscription(deps, userId, await readBody(c, pushSubscriptionSchema));
       return c.json({ ok: true }, 201);
     });
 }

@@ -25,10 +25,14 @@ function validKeys(keys: PushSubscriptionBody['keys']): boolean {
  * MAX_PUSH_SUBSCRIPTIONS (repo.ts); the oldest go. Keys that could never be encrypted to are refused here rather
  * than failing at every push.
  */
-export function savePushSubscription(deps: AppDeps, userId: string, body: PushSubscriptionBody): void {
+export async function savePushSubscription(
+  deps: AppDeps,
+  userId: string,
+  body: PushSubscriptionBody,
+): Promise<void> {
   if (!deps.push.acceptsEndpoint(body.endpoint) || !validKeys(body.keys))
     throw new HttpError(400, PUSH_SUBSCRIPTION_INVALID);
   const { endpoint, keys } = body;
-  const createdAt = new Date(deps.now()).toISOString();
-  upsertSubscription(deps.sqlite, userId, { endpoint, p256dh: keys.p256dh, auth: keys.auth }, createdAt);
+  const sub = { endpoint, p256dh: keys.p256dh, auth: keys.auth };
+  await deps.transactor.commit((tx) => upsertSubscription(tx, userId, sub, new Date(tx.now).toISOString()));
 }

@@ -1,47 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
-import type { CollegeObject, User } from '@campus/protocol';
+import type { User } from '@campus/protocol';
 import type { DB } from '../../lib/db/database';
-import type { UsersTable } from '../../lib/db/schema';
+import type { UserRow } from '../../lib/auth/session-user';
 
-export type UserRow = Selectable<UsersTable>;
-
-/** Row → API user. The password hash and phone number never leave the server. */
-export function toUser(row: UserRow): User {
-  return {
-    id: row.id,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    email: row.email,
-    profilePictureUrl: row.profile_picture_url,
-    role: row.role === 'admin' ? 'admin' : 'user',
-    course: row.course,
-    year: row.year,
-    bio: row.bio,
-    college: parseCollege(row.college),
-    documentStatus: isDocumentStatus(row.document_status) ? row.document_status : 'pending_submission',
-    documentDeadline: row.document_deadline,
-    documentUrl: row.document_url,
-    documentSubmittedAt: row.document_submitted_at,
-    createdAt: row.created_at,
-    lastActiveAt: row.last_active_at,
-  };
-}
-
-function parseCollege(value: string | null): string | CollegeObject | null {
-  if (value === null) return null;
-  try {
-    return JSON.parse(value) as string | CollegeObject;
-  } catch {
-    return value;
-  }
-}
-
-function isDocumentStatus(value: string): value is User['documentStatus'] {
-  return ['verified', 'pending_submission', 'pending_verification', 'rejected', 'not_required'].includes(
-    value,
-  );
-}
+export { toUser, type UserRow } from '../../lib/auth/session-user';
 
 export async function findUserByEmail(db: DB, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();

@@ -9,6 +9,7 @@ import * as m0007 from './0007_nickname_skeletons';
 import * as m0008 from './0008_direct_limits';
 import * as m0009 from './0009_users_directory';
 import * as m0010 from './0010_nickname_skeleton_spaces';
+import * as m0011 from './0011_reject_codes';
 
 interface MigrationModule {
   up: Migration['up'];
@@ -38,6 +39,7 @@ const modules: Record<string, MigrationModule> = {
   '0008_direct_limits': m0008,
   '0009_users_directory': m0009,
   '0010_nickname_skeleton_spaces': m0010,
+  '0011_reject_codes': m0011,
 };
 
 export const migrations: Record<string, Migration> = Object.fromEntries(

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { HttpError } from '../../lib/http-error';
+import { HttpError } from '../http-error';
 
 /** Ids in paths are UUIDs or similar opaque strings; anything else is not one of ours. */
 const idSchema = z

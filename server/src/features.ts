@@ -1,0 +1,39 @@
+import type { AppDeps } from './deps';
+import type { ChangeHooks, Features, MutationHandlers } from './realtime/registry';
+import { chatChangeHooks, chatMutationHandlers } from './modules/chat/sync';
+import { chatSessionHooks } from './modules/chat/session-hooks';
+import { deliveryReceiptsOf } from './modules/chat';
+import {
+  closeConfessions,
+  confessionChangeHooks,
+  confessionMutationHandlers,
+} from './modules/confessions/sync';
+import { notificationChangeHooks, notificationMutationHandlers } from './modules/notifications/sync';
+
+/**
+ * The composition root of the realtime engine: every feature's mutation handlers and change hooks in one
+ * table each, typed against the protocol's lists (a mutation or change without its entry does not compile),
+ * and chat's session hooks. The engine (server/src/realtime) imports no module; this file is where they meet.
+ * docs/adding-a-feature.md has the recipe.
+ */
+export function createFeatures(deps: AppDeps): Features {
+  const mutations = {
+    ...chatMutationHandlers(deps),
+    ...confessionMutationHandlers(deps),
+    ...notificationMutationHandlers(deps),
+  } satisfies MutationHandlers;
+  const changes = {
+    ...chatChangeHooks(deps),
+    ...confessionChangeHooks,
+    ...notificationChangeHooks,
+  } satisfies ChangeHooks;
+  return {
+    mutations,
+    changes,
+    session: chatSessionHooks(deps),
+    async close() {
+      deliveryReceiptsOf(deps).close();
+      await closeConfessions(deps);
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type SQLite from 'better-sqlite3';
+
+/** Dynamic SQL (IN lists compiled by Kysely) could grow the cache without end: the oldest go first. */
+const MAX_STATEMENTS = 1000;
+
+/**
+ * Prepared statements by SQL text, one cache per database handle: preparing costs far more than running,
+ * and the hot path runs the same few statements for every message. The only place statements are cached.
+ */
+export class StatementCache {
+  private readonly statements = new Map<string, SQLite.Statement>();
+
+  constructor(private readonly sqlite: SQLite.Database) {}
+
+  get(sql: string): SQLite.Statement {
+    let statement = this.statements.get(sql);
+    if (statement) return statement;
+    statement = this.sqlite.prepare(sql);
+    if (this.statements.size >= MAX_STATEMENTS) {
+      const oldest = this.statements.keys().next();
+      if (!oldest.done) this.statements.delete(oldest.value);
+    }
+    this.statements.set(sql, statement);
+    return statement;
+  }
+}
+
+const caches = new WeakMap<SQLite.Database, StatementCache>();
+
+export function statementCache(sqlite: SQLite.Database): StatementCache {
+  let cache = caches.get(sqlite);
+  if (!cache) caches.set(sqlite, (cache = new StatementCache(sqlite)));
+  return cache;
+}

@@ -1,0 +1,46 @@
+import type { Change } from '@campus/protocol';
+import { audience, type Audience } from '../../realtime/audiences';
+import { sql, type Tx } from '../../realtime/transaction';
+
+/**
+ * Who may see whose presence and typing: contacts only, so a stranger who knows a user id learns nothing
+ * (issue 9). Contacts are people who share a direct chat with at least one message or a group; a friends
+ * table will add its rows to `contactsSql` and its change kind to `contactsMadeBy`, nothing else.
+ *
+ * The engine reads the set once per connection at hello and grows it from the changes the connection
+ * sees, so the hot path (typing, join_chat, going on/offline) never queries: it is one Set lookup.
+ */
+const contactsSql = sql<{ id: string }>(
+  `SELECT peer_id AS id FROM direct_conversations WHERE user_id = ?
+   UNION
+   SELECT o.user_id FROM group_members m JOIN group_members o ON o.group_id = m.group_id
+    WHERE m.user_id = ? AND o.user_id <> ?`,
+);
+const groupsSql = sql<{ group_id: string }>('SELECT group_id FROM group_members WHERE user_id = ?');
+
+/** A connection's audiences besides the user's own (their groups) and their contacts, at hello. */
+export async function sessionState(
+  tx: Tx,
+  userId: string,
+): Promise<{ audiences: Audience[]; contacts: string[] }> {
+  const groups = await tx.all(groupsSql, userId);
+  const contacts = await tx.all(contactsSql, userId, userId, userId);
+  return { audiences: groups.map((g) => audience.group(g.group_id)), contacts: contacts.map((c) => c.id) };
+}
+
+const NONE: readonly string[] = [];
+
+/** The people a change makes contacts of `userId`: the other side of a direct message, a group's members. */
+export function contactsMadeBy(userId: string, change: Change): readonly string[] {
+  switch (change.type) {
+    case 'receive_message': {
+      const { from, to } = change.message;
+      if (to.id === userId) return [from.id];
+      return from.id === userId ? [to.id] : NONE;
+    }
+    case 'group_joined':
+      return change.group.members.filter((m) => m.id !== userId).map((m) => m.id);
+    default:
+      return NONE;
+  }
+}

@@ -1,0 +1,2 @@
+/** The conversations module's public surface. */
+export { conversationRoutes, CONVERSATIONS_LIMIT } from './routes';
