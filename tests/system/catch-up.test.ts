@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SyncClient } from '../../packages/sync/src';
+import { writeDirectMessage, writeReaction, type SyncClient } from '../../packages/sync/src';
 import { readCursor } from '../../packages/sync/src/meta';
 import { startFlakyProxy } from './support/flaky-proxy';
 import {
@@ -37,7 +37,7 @@ describe('catch-up after being away', () => {
 
     // B knows A: one message before going away. B writes it, so A has an answer and the cap on messages to
     // someone who never replied (10) does not apply to the 200 below.
-    await clientB.sendDirectMessage(a.ref, 'before');
+    await clientB.run(writeDirectMessage, a.ref, 'before');
     await until(
       async () => (await chatBySeq(dbB, a.id)).length === 1 && (await chatBySeq(dbA, b.id)).length === 1,
       10_000,
@@ -47,7 +47,7 @@ describe('catch-up after being away', () => {
     const cursorBefore = await readCursor(dbB);
 
     const sent: string[] = [];
-    for (let i = 0; i < 200; i += 1) sent.push(await clientA.sendDirectMessage(b.ref, `away-${i}`));
+    for (let i = 0; i < 200; i += 1) sent.push(await clientA.run(writeDirectMessage, b.ref, `away-${i}`));
     await until(async () => (await dbA.outbox.count()) === 0, 20_000, "A's outbox to drain");
     expect(await chatBySeq(dbB, a.id)).toHaveLength(1);
 
@@ -85,7 +85,7 @@ describe('catch-up after being away', () => {
       const clientA = startDevice({ server, student: a, db: dbA, port: proxy.port, counts });
       const clientB = startDevice({ server, student: b, db: dbB });
       clients.push(clientA, clientB);
-      const fromB = await clientB.sendDirectMessage(a.ref, 'react to me');
+      const fromB = await clientB.run(writeDirectMessage, a.ref, 'react to me');
       await until(async () => (await dbA.messages.get(fromB))?.seq !== undefined, 10_000, 'A to receive it');
       const pair = a.id < b.id ? `${a.id}:${b.id}` : `${b.id}:${a.id}`;
       const count = (sql: string, arg: string) =>
@@ -106,7 +106,7 @@ describe('catch-up after being away', () => {
       proxy.dropUpstream = true;
       let mark = counts.mutations!.length;
       const ids: string[] = [];
-      for (let i = 0; i < 10; i += 1) ids.push(await clientA.sendDirectMessage(b.ref, `lost-${i}`));
+      for (let i = 0; i < 10; i += 1) ids.push(await clientA.run(writeDirectMessage, b.ref, `lost-${i}`));
       await until(() => counts.mutations!.length === mark + 10, 5_000, 'the 10 to be sent');
       proxy.cutAll();
       proxy.dropUpstream = false;
@@ -123,7 +123,8 @@ describe('catch-up after being away', () => {
       // 2. Applied by the server but the acks were lost: resent with the same pairs, applied once.
       proxy.dropDownstream = true;
       mark = counts.mutations!.length;
-      for (const emoji of ['👍', '😂', '😍', '😮', '🔥']) await clientA.react(fromB, emoji, b.id);
+      for (const emoji of ['👍', '😂', '😍', '😮', '🔥'])
+        await clientA.run(writeReaction, fromB, emoji, b.id);
       await until(() => reactionChanges() === 5, 10_000, 'the server to apply the 5 reactions');
       expect(await dbA.outbox.count()).toBe(5);
       proxy.cutAll();

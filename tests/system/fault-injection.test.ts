@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CampusDatabase, SyncClient } from '../../packages/sync/src';
+import { writeDirectMessage, type CampusDatabase, type SyncClient } from '../../packages/sync/src';
 import { readCursor } from '../../packages/sync/src/meta';
 import { startFlakyProxy, type FlakyProxy } from './support/flaky-proxy';
 import {
@@ -39,7 +39,7 @@ async function sendAll(client: SyncClient, to: Student, label: string, from = 0)
   for (let i = from; i < PER_SIDE; i += BURST) {
     const burst = [];
     for (let j = i; j < Math.min(PER_SIDE, i + BURST); j += 1)
-      burst.push(client.sendDirectMessage(to.ref, `${label}-${j}`));
+      burst.push(client.run(writeDirectMessage, to.ref, `${label}-${j}`));
     ids.push(...(await Promise.all(burst)));
     // Spread the bursts over several connections' lifetimes.
     await new Promise((r) => setTimeout(r, 100));
@@ -85,8 +85,8 @@ describe('fault injection: a proxy cutting every connection at random', () => {
     const c = await addStudent(server, 'Cem', 'Steady');
     const clientC = startDevice({ server, student: c, db: newDeviceDatabase(c) });
     clients.push(clientC);
-    await clientC.sendDirectMessage(a.ref, 'welcome A');
-    await clientC.sendDirectMessage(b.ref, 'welcome B');
+    await clientC.run(writeDirectMessage, a.ref, 'welcome A');
+    await clientC.run(writeDirectMessage, b.ref, 'welcome B');
     await until(
       async () => (await readCursor(dbA)) > 0 && (await readCursor(dbB)) > 0,
       30_000,
@@ -95,9 +95,9 @@ describe('fault injection: a proxy cutting every connection at random', () => {
 
     // Ben writes first and Ana answers, each accepted before the bursts: until someone has answered, only 10
     // messages reach them, and either side's first burst of 25 could otherwise land before the other's.
-    const firstB = await clientB.sendDirectMessage(a.ref, 'B-0');
+    const firstB = await clientB.run(writeDirectMessage, a.ref, 'B-0');
     await until(async () => (await dbB.outbox.count()) === 0, 30_000, "Ben's first message to be accepted");
-    const firstA = await clientA.sendDirectMessage(b.ref, 'A-0');
+    const firstA = await clientA.run(writeDirectMessage, b.ref, 'A-0');
     await until(async () => (await dbA.outbox.count()) === 0, 30_000, "Ana's answer to be accepted");
     const [restA, restB] = await Promise.all([sendAll(clientA, b, 'A', 1), sendAll(clientB, a, 'B', 1)]);
     const idsA = [firstA, ...restA];

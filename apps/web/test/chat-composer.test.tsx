@@ -25,16 +25,18 @@ describe('the composer', () => {
 
     fireEvent.change(composer(), { target: { value: '   ' } });
     fireEvent.keyDown(composer(), { key: 'Enter' });
-    expect(client.callsOf('sendDirectMessage')).toEqual([]);
+    expect(client.callsOf('writeDirectMessage')).toEqual([]);
 
     fireEvent.change(composer(), { target: { value: 'line one' } });
     // Not cancelled: the browser inserts the new line itself.
     expect(fireEvent.keyDown(composer(), { key: 'Enter', shiftKey: true })).toBe(true);
-    expect(client.callsOf('sendDirectMessage')).toEqual([]);
+    expect(client.callsOf('writeDirectMessage')).toEqual([]);
 
     fireEvent.change(composer(), { target: { value: '  line one\nline two  ' } });
     expect(fireEvent.keyDown(composer(), { key: 'Enter' })).toBe(false);
-    expect(client.callsOf('sendDirectMessage')).toEqual([[SAM.id, 'line one\nline two', null]]);
+    expect(client.callsOf('writeDirectMessage')).toEqual([
+      [expect.objectContaining({ id: SAM.id }), 'line one\nline two', null],
+    ]);
     expect(composer().value).toBe('');
     // The optimistic message shows at once, as sending, and stays enabled for the next one.
     expect(await screen.findByRole('img', { name: 'Sending' })).toBeTruthy();
@@ -99,7 +101,9 @@ describe('replies and reactions', () => {
 
     fireEvent.change(composer(), { target: { value: 'Agreed' } });
     fireEvent.keyDown(composer(), { key: 'Enter' });
-    expect(client.callsOf('sendDirectMessage')).toEqual([[SAM.id, 'Agreed', 'orig']]);
+    expect(client.callsOf('writeDirectMessage')).toEqual([
+      [expect.objectContaining({ id: SAM.id }), 'Agreed', 'orig'],
+    ]);
     expect(screen.queryByText('Replying to Sam Lee')).toBeNull();
     // The reply shows a quote of the message it answers.
     const reply = await waitFor(() => rowOf('Agreed'));
@@ -135,7 +139,7 @@ describe('replies and reactions', () => {
     const reactions = () => within(row).getByRole('list', { name: 'Reactions' });
     await waitFor(() => expect(within(reactions()).queryByLabelText(/😂/)).toBeNull());
     expect(within(reactions()).getByLabelText('👍 1')).toBeTruthy();
-    expect(client.callsOf('react')).toEqual([
+    expect(client.callsOf('writeReaction')).toEqual([
       ['r', '😂', SAM.id],
       ['r', '', SAM.id],
     ]);

@@ -5,9 +5,12 @@ import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { DirectMessage, GroupMessage, MessageErrorFrame, UserRef } from '@campus/protocol';
 import {
+  createSyncClient,
   openUserDatabase,
   type CampusDatabase,
+  type ClientWrite,
   type EphemeralState,
+  type LocalConfession,
   type LocalDirectMessage,
   type SyncClient,
   type TypingTarget,
@@ -29,8 +32,9 @@ export const KIM: UserRef = { id: 'u-kim', firstName: 'Kim', lastName: 'Park', p
 type Call = [method: string, ...args: unknown[]];
 
 /**
- * A SyncClient over a real Dexie database (fake-indexeddb): writes land in Dexie the way the real client's
- * optimistic writes do, and every call is recorded so tests can see what the screen asked for.
+ * A SyncClient over a real Dexie database (fake-indexeddb): writes are the real client's optimistic writes
+ * (a real client that never connects runs them, so they land in Dexie and its outbox), and every call is
+ * recorded so tests can see what the screen asked for: a write as its name (`writeDirectMessage`) and args.
  */
 export class FakeSyncClient implements SyncClient {
   readonly db: CampusDatabase = openUserDatabase(ME.id, { indexedDB: new IDBFactory(), IDBKeyRange });
@@ -48,7 +52,15 @@ export class FakeSyncClient implements SyncClient {
   /** What the server holds beyond the cache, per page; replaced by tests. */
   directPages: (partnerId: string, page: number) => Promise<number> = async () => 0;
   groupPages: (groupId: string, page: number) => Promise<number> = async () => 0;
-  private clock = Date.now();
+  /** Runs the features' writes for real; it is never started, so nothing leaves this test. */
+  private readonly real: SyncClient = createSyncClient({
+    self: ME,
+    token: 'test-token',
+    baseUrl: '',
+    wsUrl: 'ws://127.0.0.1:9/ws',
+    db: this.db,
+    network: null,
+  });
 
   start(): void {}
   async stop(): Promise<void> {}
@@ -72,44 +84,16 @@ export class FakeSyncClient implements SyncClient {
     return this.calls.filter((call) => call[0] === method).map((call) => call.slice(1));
   }
 
-  async sendDirectMessage(to: UserRef, content: string, replyTo: string | null = null): Promise<string> {
-    this.calls.push(['sendDirectMessage', to.id, content, replyTo]);
-    const id = `local-${this.calls.length}`;
-    this.clock += 1000;
-    await this.db.messages.put({
-      id,
-      from: ME,
-      to,
-      peerId: to.id,
-      content,
-      timestamp: new Date(this.clock).toISOString(),
-      status: 'sending',
-      attachmentUrl: null,
-      attachmentType: null,
-      replyTo,
-      reactions: [],
-    });
-    return id;
+  run<A extends unknown[], R>(write: ClientWrite<A, R>, ...args: A): Promise<R> {
+    this.calls.push([write.name, ...args]);
+    return this.real.run(write, ...args);
   }
-  async sendGroupMessage(groupId: string, content: string): Promise<string> {
-    this.calls.push(['sendGroupMessage', groupId, content]);
-    return `local-${this.calls.length}`;
+  cacheConfessions(rows: readonly LocalConfession[]): Promise<void> {
+    return this.real.cacheConfessions(rows);
   }
-  async markRead(partnerId: string, ids: readonly string[]): Promise<void> {
-    this.calls.push(['markRead', partnerId, [...ids]]);
-  }
-  async react(messageId: string, emoji: string, toUserId: string): Promise<void> {
-    this.calls.push(['react', messageId, emoji, toUserId]);
-    await this.db.messages.update(messageId, (message) => {
-      message.reactions = message.reactions.filter((r) => r.userId !== ME.id);
-      if (emoji) message.reactions.push({ emoji, userId: ME.id });
-    });
-  }
-  async retry(messageId: string): Promise<void> {
-    this.calls.push(['retry', messageId]);
-  }
-  async discard(messageId: string): Promise<void> {
-    this.calls.push(['discard', messageId]);
+  loadNotifications(): Promise<number> {
+    this.calls.push(['loadNotifications']);
+    return Promise.resolve(0);
   }
   typing(target: TypingTarget): void {
     this.calls.push(['typing', target]);

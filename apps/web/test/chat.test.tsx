@@ -67,10 +67,10 @@ describe('direct chat messages', () => {
       directMessage('d', ME, SAM, 'mine', minutesAgo(3), { seq: 3, status: 'delivered' }),
     ]);
     await openChat(client);
-    await waitFor(() => expect(client.callsOf('markRead')).toEqual([[SAM.id, ['a', 'b']]]));
+    await waitFor(() => expect(client.callsOf('writeMarkRead')).toEqual([[SAM.id, ['a', 'b']]]));
     await client.db.messages.put(directMessage('e', SAM, ME, 'new one', minutesAgo(0), { seq: 4 }));
     await waitFor(() =>
-      expect(client.callsOf('markRead')).toEqual([
+      expect(client.callsOf('writeMarkRead')).toEqual([
         [SAM.id, ['a', 'b']],
         [SAM.id, ['e']],
       ]),
@@ -109,23 +109,35 @@ describe('direct chat messages', () => {
     const failure = alert.closest('.message__failure') as HTMLElement;
     fireEvent.click(within(failure).getByRole('button', { name: 'Retry' }));
     fireEvent.click(within(failure).getByRole('button', { name: 'Discard' }));
-    expect(client.callsOf('retry')).toEqual([['f']]);
-    expect(client.callsOf('discard')).toEqual([['f']]);
+    expect(client.callsOf('writeRetry')).toEqual([['f']]);
+    expect(client.callsOf('writeDiscard')).toEqual([['f']]);
   });
 
   it('shows message_error frames that are not rejected writes inline, in red text', async () => {
     const client = new FakeSyncClient();
     await seedPartner(client);
     await openChat(client);
-    client.emitError({ type: 'message_error', error: 'That user does not exist.', context: 'join_chat' });
     client.emitError({
       type: 'message_error',
+      code: 'unknownUser',
+      error: 'That user does not exist.',
+      context: 'join_chat',
+    });
+    client.emitError({
+      type: 'message_error',
+      code: 'invalid',
       error: 'Rejected write',
       context: 'send_message',
       deviceId: 'd',
       mid: 3,
     });
-    client.emitError({ type: 'message_error', error: 'Other group', context: 'group', groupId: 'g-1' });
+    client.emitError({
+      type: 'message_error',
+      code: 'invalid',
+      error: 'Other group',
+      context: 'group',
+      groupId: 'g-1',
+    });
     expect((await screen.findByRole('alert')).textContent).toBe('That user does not exist.');
     expect(screen.queryByText('Rejected write')).toBeNull();
     expect(screen.queryByText('Other group')).toBeNull();
@@ -137,6 +149,7 @@ describe('direct chat messages', () => {
     await openChat(client);
     client.emitError({
       type: 'message_error',
+      code: 'unknownMessage',
       error: 'Message not found.',
       context: 'chat-reaction',
       deviceId: 'd',
@@ -145,6 +158,7 @@ describe('direct chat messages', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Message not found.');
     client.emitError({
       type: 'message_error',
+      code: 'rateLimited',
       error: 'Too many requests.',
       context: 'mark_messages_as_read',
       deviceId: 'd',

@@ -1,9 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CONFESSION_MSG, CONFESSION_SERVER_MSG, censorConfirm } from '@campus/protocol';
 import { mockServer, storeSessionFor, student } from './helpers';
-import { resetDatabase } from './sync-provider-fake';
 import {
   NICKNAME_SET,
   SLOW,
@@ -11,11 +10,13 @@ import {
   cards,
   collegeFeed,
   confession,
+  feed,
   feedPage,
   renderConfessions,
+  resetConfessions,
 } from './confessions-kit';
 
-afterEach(() => resetDatabase(student.id));
+afterEach(resetConfessions);
 
 const NO_NICKNAME = {
   'GET /api/confessions/nickname': () => ({ status: 404, body: { error: 'No nickname set.' } }),
@@ -30,15 +31,8 @@ describe('nickname', () => {
       'GET /api/confessions/nickname/check/Taken': () => ({ status: 200, body: { available: false } }),
       'GET /api/confessions/nickname/check/Moonlight': () => ({ status: 200, body: { available: true } }),
       'POST /api/confessions/nickname/set': () => ({ status: 200, body: { nickname: 'Moonlight' } }),
-      'POST /api/confessions/c1/react': () => ({
-        status: 200,
-        body: {
-          reactions: { relatable: 1, funny: 0, feelYou: 0, shareWorthy: 0 },
-          myReactions: ['relatable'],
-        },
-      }),
     });
-    renderConfessions();
+    const server = renderConfessions();
     expect(await screen.findByText(CONFESSION_MSG.nicknameBanner, {}, SLOW)).toBeTruthy();
     await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
 
@@ -48,7 +42,7 @@ describe('nickname', () => {
     const field = within(dialog).getByLabelText('Nickname');
     const set = () => within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Set' });
     const checks = () => calls.filter((call) => call.path.startsWith('/api/confessions/nickname/check/'));
-    expect(calls.some((call) => call.path.endsWith('/react'))).toBe(false);
+    expect(server.received('confession_react')).toHaveLength(0);
 
     fireEvent.change(field, { target: { value: 'T' } });
     expect(within(dialog).getByRole('status').textContent).toBe('');
@@ -77,10 +71,12 @@ describe('nickname', () => {
     });
     expect(screen.queryByText(CONFESSION_MSG.nicknameBanner)).toBeNull();
     // The Like that opened the chooser is not lost: it goes to the server once the nickname is set.
-    await waitFor(
-      () => expect(calls.filter((call) => call.path === '/api/confessions/c1/react')).toHaveLength(1),
-      SLOW,
-    );
+    await waitFor(() => expect(server.received('confession_react')).toHaveLength(1), SLOW);
+    expect(server.received('confession_react')[0]).toMatchObject({
+      confessionId: 'c1',
+      reactionType: 'relatable',
+      on: true,
+    });
     const like = within(card('Anon')).getByRole('button', { name: /^Like/ });
     expect(like.getAttribute('aria-pressed')).toBe('true');
   });
@@ -150,7 +146,7 @@ describe('nickname', () => {
 
 describe('posting', () => {
   it('previews moderation, confirms the censored text and posts it', async () => {
-    const { calls } = mockServer({
+    mockServer({
       ...storeSessionFor(student),
       ...NICKNAME_SET,
       [collegeFeed(1)]: () => feedPage([]),
@@ -163,9 +159,8 @@ describe('posting', () => {
           blocked_words: ['fuck'],
         },
       }),
-      'POST /api/confessions/post': () => ({ status: 201, body: confession('new') }),
     });
-    renderConfessions();
+    const server = renderConfessions();
     fireEvent.click(await screen.findByRole('button', { name: CONFESSION_MSG.postButton }, SLOW));
     const composer = screen.getByRole('dialog', { name: 'Post a confession' });
     expect(within(composer).getByRole<HTMLInputElement>('radio', { name: /Sarcastic/ }).checked).toBe(true);
@@ -182,30 +177,38 @@ describe('posting', () => {
     fireEvent.click(within(composer).getByRole('button', { name: 'Post' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Censored words' });
     expect(confirm.textContent).toContain(censorConfirm('what the ****'));
-    expect(calls.some((call) => call.path === '/api/confessions/post')).toBe(false);
+    expect(server.received('confession_post')).toHaveLength(0);
     fireEvent.click(within(confirm).getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
-    const post = calls.find((call) => call.path === '/api/confessions/post');
-    expect(post?.body).toMatchObject({ content: 'what the ****', emotionTag: '😠', imageUrl: null });
+    // Through the outbox: the censored text goes to the server, and the card is on top of the feed at once.
+    await waitFor(() => expect(server.received('confession_post')).toHaveLength(1), SLOW);
+    expect(server.received('confession_post')[0]).toMatchObject({
+      content: 'what the ****',
+      emotionTag: '😠',
+    });
+    const posted = await within(feed()).findByRole('article', { name: 'NightOwl' }, SLOW);
+    expect(within(posted).getByText('what the ****')).toBeTruthy();
+    expect(within(posted).getByText(/Angry/)).toBeTruthy();
   });
 
   it('treats a failed preview as clean and shows a post error with its status', async () => {
-    const { calls } = mockServer({
+    mockServer({
       ...storeSessionFor(student),
       ...NICKNAME_SET,
       [collegeFeed(1)]: () => feedPage([]),
       'POST /moderation/moderate': () => 'network-error',
-      'POST /api/confessions/post': () => ({ status: 429, body: { error: 'Too many posts.' } }),
     });
-    renderConfessions();
+    const server = renderConfessions();
     fireEvent.click(await screen.findByRole('button', { name: CONFESSION_MSG.postButton }, SLOW));
     fireEvent.change(screen.getByLabelText('Your confession'), { target: { value: 'hello there' } });
     fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    await within(feed()).findByText('hello there', {}, SLOW);
+    // The server refuses the queued post (a rate limit): the card goes, the reason shows with its status.
+    await act(() => server.refuse('confession_post', 'Too many posts.', 'rateLimited'));
     const error = await screen.findByRole('alert', {}, SLOW);
     expect(error.textContent).toBe('Too many posts. (429)');
-    expect(screen.queryByRole('alertdialog')).toBeNull();
-    expect(calls.find((call) => call.path === '/api/confessions/post')?.body).toMatchObject({
-      content: 'hello there',
-    });
+    expect(server.received('confession_post')[0]).toMatchObject({ content: 'hello there' });
+    await waitFor(() => expect(within(feed()).queryByText('hello there')).toBeNull(), SLOW);
   });
 });

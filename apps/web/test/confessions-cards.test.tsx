@@ -1,9 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CONFESSION_MSG, CONFESSIONS, censorConfirm } from '@campus/protocol';
 import { fakePlatform, mockServer, storeSessionFor, student } from './helpers';
-import { resetDatabase } from './sync-provider-fake';
 import {
   NICKNAME_SET,
   SLOW,
@@ -15,19 +14,19 @@ import {
   feedPage,
   many,
   renderConfessions,
+  resetConfessions,
 } from './confessions-kit';
 
 const html = vi.hoisted(() => ({ toBlob: vi.fn(async () => new Blob(['png'], { type: 'image/png' })) }));
 vi.mock('html-to-image', () => html);
 
-afterEach(() => resetDatabase(student.id));
+afterEach(resetConfessions);
 
 const likeButton = (author: string) => within(card(author)).getByRole('button', { name: /^Like/ });
 
 describe('confession cards', () => {
   it('likes on a double tap (within 300 ms), optimistically, and keeps the server counts', async () => {
-    let liked = false;
-    const { calls } = mockServer({
+    mockServer({
       ...storeSessionFor(student),
       ...NICKNAME_SET,
       [collegeFeed(1)]: () =>
@@ -37,39 +36,47 @@ describe('confession cards', () => {
             reactions: { relatable: 4, funny: 1, feelYou: 0, shareWorthy: 0 },
           }),
         ]),
-      'POST /api/confessions/c1/react': () => {
-        liked = !liked;
-        const reactions = { relatable: liked ? 5 : 4, funny: 1, feelYou: 0, shareWorthy: 0 };
-        return { status: 200, body: { reactions, myReactions: liked ? ['relatable'] : [] } };
-      },
     });
-    renderConfessions();
+    const server = renderConfessions();
+    const reacts = () => server.received('confession_react');
     await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
     expect(likeButton('Poet').getAttribute('aria-pressed')).toBe('false');
     const text = within(card('Poet')).getByText('Confession c1');
 
     fireEvent.click(text);
-    expect(calls.filter((call) => call.path.endsWith('/react'))).toHaveLength(0);
     fireEvent.click(text);
     // Optimistic: pressed and counted at once.
-    expect(likeButton('Poet').getAttribute('aria-pressed')).toBe('true');
+    await waitFor(() => expect(likeButton('Poet').getAttribute('aria-pressed')).toBe('true'), SLOW);
     expect(likeButton('Poet').textContent).toContain('5');
-    await waitFor(() => expect(calls.filter((call) => call.path.endsWith('/react'))).toHaveLength(1), SLOW);
-    expect(calls.find((call) => call.path.endsWith('/react'))?.body).toEqual({ reactionType: 'relatable' });
+    await waitFor(() => expect(reacts()).toHaveLength(1), SLOW);
+    expect(reacts()[0]).toMatchObject({ confessionId: 'c1', reactionType: 'relatable', on: true });
+    await act(() => server.ack('confession_react'));
+    // The server's counts (coalesced, live) replace the card's: another student's like is in them.
+    act(() =>
+      server.push({
+        type: 'confession_counts',
+        confessionId: 'c1',
+        reactions: { relatable: 6, funny: 1, feelYou: 0, shareWorthy: 0 },
+        commentCount: 0,
+      }),
+    );
+    await waitFor(() => expect(likeButton('Poet').textContent).toContain('6'), SLOW);
+    expect(likeButton('Poet').getAttribute('aria-pressed')).toBe('true');
     // Another double tap never unlikes.
     fireEvent.click(text);
     fireEvent.click(text);
     expect(likeButton('Poet').getAttribute('aria-pressed')).toBe('true');
-    expect(calls.filter((call) => call.path.endsWith('/react'))).toHaveLength(1);
+    expect(reacts()).toHaveLength(1);
 
     // Two taps further apart than 300 ms are not a double tap.
     const other = within(card('Poet')).getByRole('button', { name: /^Funny/ });
     expect(other.textContent).toContain('1');
+    fireEvent.click(likeButton('Poet'));
+    await waitFor(() => expect(reacts()).toHaveLength(2), SLOW);
+    expect(reacts()[1]).toMatchObject({ reactionType: 'relatable', on: false });
+    await waitFor(() => expect(likeButton('Poet').getAttribute('aria-pressed')).toBe('false'), SLOW);
     const now = vi.spyOn(Date, 'now');
     try {
-      fireEvent.click(likeButton('Poet'));
-      await waitFor(() => expect(calls.filter((call) => call.path.endsWith('/react'))).toHaveLength(2), SLOW);
-      expect(likeButton('Poet').getAttribute('aria-pressed')).toBe('false');
       const slowText = within(card('Poet')).getByText('Confession c1');
       now.mockReturnValue(1_000_000);
       fireEvent.click(slowText);
@@ -79,6 +86,7 @@ describe('confession cards', () => {
       now.mockRestore();
     }
     expect(likeButton('Poet').getAttribute('aria-pressed')).toBe('false');
+    expect(reacts()).toHaveLength(2);
   });
 
   it("reloads the feed and says 'Failed to update reaction' when a reaction fails", async () => {
@@ -90,16 +98,20 @@ describe('confession cards', () => {
         feedCalls += 1;
         return feedPage([confession('c1', { nickname: 'Poet' })]);
       },
-      'POST /api/confessions/c1/react': () => ({ status: 500 }),
     });
-    renderConfessions();
+    const server = renderConfessions();
     await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
     fireEvent.click(within(card('Poet')).getByRole('button', { name: /^Feel you/ }));
-    expect(
-      within(card('Poet'))
-        .getByRole('button', { name: /^Feel you/ })
-        .getAttribute('aria-pressed'),
-    ).toBe('true');
+    await waitFor(
+      () =>
+        expect(
+          within(card('Poet'))
+            .getByRole('button', { name: /^Feel you/ })
+            .getAttribute('aria-pressed'),
+        ).toBe('true'),
+      SLOW,
+    );
+    await act(() => server.refuse('confession_react', 'Something went wrong. Please try again.', 'internal'));
     const alert = await screen.findByRole('alert', {}, SLOW);
     expect(alert.textContent).toContain(CONFESSION_MSG.reactionFailed);
     await waitFor(() => expect(feedCalls).toBe(2), SLOW);
@@ -115,7 +127,7 @@ describe('confession cards', () => {
   });
 
   it('offers Delete only on own confessions, after the confirmation', async () => {
-    const { calls } = mockServer({
+    mockServer({
       ...storeSessionFor(student),
       ...NICKNAME_SET,
       [collegeFeed(1)]: () =>
@@ -123,9 +135,8 @@ describe('confession cards', () => {
           confession('mine', { nickname: 'NightOwl', isMine: true }),
           confession('theirs', { nickname: 'Other' }),
         ]),
-      'DELETE /api/confessions/mine': () => ({ status: 200, body: { ok: true } }),
     });
-    renderConfessions();
+    const server = renderConfessions();
     await waitFor(() => expect(cards()).toHaveLength(2), SLOW);
     expect(within(card('Other')).queryByRole('button', { name: 'More options' })).toBeNull();
     fireEvent.click(within(card('NightOwl')).getByRole('button', { name: 'More options' }));
@@ -137,7 +148,7 @@ describe('confession cards', () => {
 
     // Cancel keeps it; confirming deletes it.
     fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
-    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+    expect(server.received('confession_delete')).toHaveLength(0);
     fireEvent.click(within(card('NightOwl')).getByRole('button', { name: 'More options' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
     fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
@@ -146,9 +157,10 @@ describe('confession cards', () => {
     expect(screen.getByText('1 confession')).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Your College (1)' })).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Top (All) (1)' })).toBeTruthy();
-    const deleted = calls.find((call) => call.method === 'DELETE');
-    expect(deleted?.path).toBe('/api/confessions/mine');
-    expect(deleted?.authorization).toBe(`Bearer token-${student.id}`);
+    // Through the outbox, on the session the user signed in with.
+    await waitFor(() => expect(server.received('confession_delete')).toHaveLength(1), SLOW);
+    expect(server.received('confession_delete')[0]).toMatchObject({ confessionId: 'mine' });
+    expect(server.tokens.at(-1)).toBe(`token-${student.id}`);
   });
 
   it("shows 'Failed to delete confession' with the status when the server refuses", async () => {
@@ -156,12 +168,8 @@ describe('confession cards', () => {
       ...storeSessionFor(student),
       ...NICKNAME_SET,
       [collegeFeed(1)]: () => feedPage([confession('mine', { nickname: 'NightOwl', isMine: true })]),
-      'DELETE /api/confessions/mine': () => ({
-        status: 403,
-        body: { error: 'Only the author can delete this confession.' },
-      }),
     });
-    renderConfessions();
+    const server = renderConfessions();
     fireEvent.click(
       await within(await screen.findByRole('feed', {}, SLOW)).findByRole(
         'button',
@@ -171,9 +179,14 @@ describe('confession cards', () => {
     );
     fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
     fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(cards()).toHaveLength(0), SLOW);
+    await act(() =>
+      server.refuse('confession_delete', 'Only the author can delete this confession.', 'forbidden'),
+    );
     const alert = await screen.findByRole('alert', {}, SLOW);
     expect(alert.textContent).toBe('Failed to delete confession (403)');
-    expect(cards()).toHaveLength(1);
+    // The card comes back: the server still has it.
+    await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
   });
 
   it('?confessionId loads pages until the confession is found and highlights it for 3 s', async () => {
@@ -196,7 +209,7 @@ describe('confession cards', () => {
 
 describe('comments and sharing', () => {
   it('lists comments; Enter posts (after the censor confirmation), Shift+Enter does not', async () => {
-    let comments = [
+    const comments = [
       {
         id: 'k1',
         confessionId: 'c1',
@@ -206,7 +219,7 @@ describe('comments and sharing', () => {
         isMine: false,
       },
     ];
-    const { calls } = mockServer({
+    mockServer({
       ...storeSessionFor(student),
       ...NICKNAME_SET,
       [collegeFeed(1)]: () => feedPage([confession('c1', { nickname: 'Poet', commentCount: 1 })]),
@@ -220,13 +233,8 @@ describe('comments and sharing', () => {
           blocked_words: ['damn'],
         },
       }),
-      'POST /api/confessions/c1/comment': (body) => {
-        const content = (body as { content: string }).content;
-        comments = [...comments, { ...comments[0]!, id: 'k2', nickname: 'NightOwl', content, isMine: true }];
-        return { status: 201, body: comments[1] };
-      },
     });
-    renderConfessions();
+    const server = renderConfessions();
     await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
     fireEvent.click(within(card('Poet')).getByRole('button', { name: /^Comment/ }));
     const panel = screen.getByRole('dialog', { name: 'Comments' });
@@ -241,11 +249,16 @@ describe('comments and sharing', () => {
     expect(confirm.textContent).toContain(censorConfirm('**** right'));
     fireEvent.click(within(confirm).getByRole('button', { name: 'Continue' }));
     expect(await within(panel).findByText('**** right', {}, SLOW)).toBeTruthy();
-    expect(calls.find((call) => call.path === '/api/confessions/c1/comment')?.body).toMatchObject({
+    await waitFor(() => expect(server.received('confession_comment')).toHaveLength(1), SLOW);
+    expect(server.received('confession_comment')[0]).toMatchObject({
+      confessionId: 'c1',
       content: '**** right',
     });
     fireEvent.keyDown(document, { key: 'Escape' });
-    expect(within(card('Poet')).getByRole('button', { name: /^Comment/ }).textContent).toContain('2');
+    await waitFor(
+      () => expect(within(card('Poet')).getByRole('button', { name: /^Comment/ }).textContent).toContain('2'),
+      SLOW,
+    );
   });
 
   it('shares a card as a PNG at pixel ratio 2 under the fixed file name, through the Platform', async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CONFESSION_MSG } from '@campus/protocol';
 import { mockServer, storeSessionFor, student } from './helpers';
-import { resetDatabase, userDatabase } from './sync-provider-fake';
+import { userDatabase } from './sync-provider-fake';
 import {
   NICKNAME_SET,
   SLOW,
@@ -16,9 +16,10 @@ import {
   feedPage,
   many,
   renderConfessions,
+  resetConfessions,
 } from './confessions-kit';
 
-afterEach(() => resetDatabase(student.id));
+afterEach(resetConfessions);
 
 /** jsdom has no IntersectionObserver: this one lets the test say when the end of the list is near. */
 function stubIntersectionObserver() {
@@ -163,7 +164,7 @@ describe('Confessions feed', () => {
     await userDatabase(student.id).confessions.put(saved);
     renderConfessions();
     expect(await screen.findByText('You are offline: showing saved confessions.', {}, SLOW)).toBeTruthy();
-    expect(card('Saved')).toBeTruthy();
+    expect(await within(feed()).findByRole('article', { name: 'Saved' }, SLOW)).toBeTruthy();
     expect(screen.queryByText(CONFESSION_MSG.end)).toBeNull();
 
     network = 'up';

@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CONFESSION_MSG } from '@campus/protocol';
 import { mockServer, storeSessionFor, student } from './helpers';
-import { resetDatabase } from './sync-provider-fake';
 import {
   NICKNAME_SET,
   SLOW,
@@ -13,9 +12,10 @@ import {
   confession,
   feedPage,
   renderConfessions,
+  resetConfessions,
 } from './confessions-kit';
 
-afterEach(() => resetDatabase(student.id));
+afterEach(resetConfessions);
 
 const menuButton = (author: string) => within(card(author)).getByRole('button', { name: 'More options' });
 
@@ -43,7 +43,6 @@ describe('focus in the confessions dialogs', () => {
           confession('mine', { nickname: 'NightOwl', isMine: true }),
           confession('theirs', { nickname: 'Other' }),
         ]),
-      'DELETE /api/confessions/mine': () => ({ status: 200, body: { ok: true } }),
     });
     renderConfessions();
     await waitFor(() => expect(cards()).toHaveLength(2), SLOW);
@@ -69,7 +68,6 @@ describe('focus in the confessions dialogs', () => {
       ...storeSessionFor(student),
       ...NICKNAME_SET,
       [collegeFeed(1)]: () => feedPage([confession('mine', { nickname: 'NightOwl', isMine: true })]),
-      'DELETE /api/confessions/mine': () => ({ status: 200, body: { ok: true } }),
     });
     renderConfessions();
     await waitFor(() => expect(cards()).toHaveLength(1), SLOW);

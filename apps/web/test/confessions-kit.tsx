@@ -1,13 +1,13 @@
 import 'fake-indexeddb/auto';
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { Confession, Platform } from '@campus/protocol';
-import type { SyncClient, SyncClientOptions } from '@campus/sync';
 import { AppProviders } from '../src/app/AppProviders';
 import { AppRoutes } from '../src/app/AppRoutes';
 import { SyncFactoryContext } from '../src/features/sync/sync-factory';
 import { fakePlatform, student } from './helpers';
-import { fakeSyncFactory } from './sync-provider-fake';
+import { resetDatabase } from './sync-provider-fake';
+import { scriptedServer, type ScriptedServer } from './confessions-outbox-kit';
 
 /** Test data and a render of the whole app for the confessions screen tests. */
 export const FEED = '/api/confessions/feed?page=';
@@ -46,21 +46,39 @@ export function many(prefix: string, count: number, overrides: Partial<Confessio
   return Array.from({ length: count }, (_, index) => confession(`${prefix}${index + 1}`, overrides));
 }
 
+const servers: ScriptedServer[] = [];
+
+/**
+ * After each test: the app unmounted, its sync clients stopped and their databases closed for good, then the
+ * user's cache deleted. A write still in flight (a feed page's cache write) can then not land in the next
+ * test's cache, which the feed renders from.
+ */
+export async function resetConfessions(): Promise<void> {
+  cleanup();
+  const clients = servers.splice(0).flatMap((server) => server.clients);
+  await Promise.all(clients.map((client) => client.stop()));
+  clients.forEach((client) => client.db.close({ disableAutoOpen: true }));
+  await resetDatabase(student.id);
+}
+
 function LocationProbe() {
   const location = useLocation();
   return <div data-testid="location">{location.pathname + location.search}</div>;
 }
 
-/** The whole app at `path`; `factory` makes its sync clients (plain fakes unless a test needs the writes). */
+/**
+ * The whole app at `path`, with the real sync client on a scripted `/ws` (`server`: what reached it, acks,
+ * refusals and live changes).
+ */
 export function renderConfessions(
   path = '/confessions',
   platform: Platform = fakePlatform(),
-  factory?: (options: SyncClientOptions) => SyncClient,
-) {
-  const sync = fakeSyncFactory();
+  server: ScriptedServer = scriptedServer(),
+): ScriptedServer {
+  servers.push(server);
   render(
     <MemoryRouter initialEntries={[path]}>
-      <SyncFactoryContext value={factory ?? sync.factory}>
+      <SyncFactoryContext value={server.factory}>
         <AppProviders platform={platform}>
           <AppRoutes />
           <LocationProbe />
@@ -68,7 +86,7 @@ export function renderConfessions(
       </SyncFactoryContext>
     </MemoryRouter>,
   );
-  return sync;
+  return server;
 }
 
 export const feed = () => screen.getByRole('feed');

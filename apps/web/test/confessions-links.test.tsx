@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AppNotification } from '@campus/protocol';
 import { mockServer, storeSessionFor, student } from './helpers';
-import { resetDatabase, userDatabase } from './sync-provider-fake';
+import { userDatabase } from './sync-provider-fake';
 import {
   NICKNAME_SET,
   SLOW,
@@ -15,9 +15,10 @@ import {
   feedPage,
   many,
   renderConfessions,
+  resetConfessions,
 } from './confessions-kit';
 
-afterEach(() => resetDatabase(student.id));
+afterEach(resetConfessions);
 
 const MISSING = 'That confession is no longer available.';
 const allTab = () => screen.getByRole('tab', { name: /Top \(All\)/ });

@@ -1,83 +1,126 @@
 import 'fake-indexeddb/auto';
-import { vi } from 'vitest';
-import type { MessageErrorFrame, MutationFrame, MutationInput } from '@campus/protocol';
-import type { CampusSyncClient, LocalConfession, SyncClientOptions } from '@campus/sync';
-import { fakeSyncClient } from './sync-provider-fake';
-
-const DEVICE = 'device-test';
-
-export type FakeCampusClient = CampusSyncClient & {
-  /** The server refuses the queued write carrying entity `id` (or the last one): rollback, then listeners. */
-  refuse(context: MutationFrame['type'], error: string, id?: string): Promise<void>;
-};
+import { waitFor } from '@testing-library/react';
+import {
+  PROTOCOL_VERSION,
+  type ChangeDraft,
+  type Confession,
+  type MutationFrame,
+  type MutationType,
+  type RealtimeErrorReason,
+} from '@campus/protocol';
+import { createSyncClient, openUserDatabase, type SyncClient, type SyncClientOptions } from '@campus/sync';
 
 /**
- * The confession writes of the real sync client as far as the screens can tell: each queues an outbox row
- * (deviceId, mid) in Dexie, and a refusal removes that row before `message_error` reaches the listeners.
+ * The real sync client (outbox, rollback, change appliers) against a scripted `/ws`: the test decides when
+ * the server acknowledges or refuses a write and which changes it pushes, and sees every mutation that
+ * reached it. REST stays mocked by `mockServer`, as in every screen test.
  */
-export function fakeCampusClient(options: SyncClientOptions): FakeCampusClient {
-  const base = fakeSyncClient(options);
-  const { db } = base;
-  const listeners = new Set<(frame: MessageErrorFrame) => void>();
-  let mid = 0;
-
-  async function queue(input: MutationInput): Promise<void> {
-    mid += 1;
-    const frame = { ...input, deviceId: DEVICE, mid } as MutationFrame;
-    await db.outbox.add({ deviceId: DEVICE, mid, frame, createdAt: Date.now() });
-  }
-
-  return Object.assign(base, {
-    onMessageError(listener: (frame: MessageErrorFrame) => void) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
-    reactConfession: vi.fn(async (confessionId: string, reactionType, on: boolean) => {
-      await queue({ type: 'confession_react', confessionId, reactionType, on });
-    }) as CampusSyncClient['reactConfession'],
-    commentConfession: vi.fn(async (confessionId: string, content: string) => {
-      const id = crypto.randomUUID();
-      await queue({ type: 'confession_comment', id, confessionId, content });
-      return id;
-    }),
-    postConfession: vi.fn(async (content: string, emotionTag: string) => {
-      const id = crypto.randomUUID();
-      await queue({ type: 'confession_post', id, content, emotionTag });
-      return id;
-    }),
-    markNotificationRead: vi.fn(async () => undefined),
-    cacheConfessions: vi.fn(async (rows: readonly LocalConfession[]) => {
-      await db.confessions.bulkPut([...rows]);
-    }),
-    loadNotifications: vi.fn(async () => 0),
-    async refuse(context: MutationFrame['type'], error: string, id?: string) {
-      const rows = await db.outbox.toArray();
-      const row = rows
-        .reverse()
-        .find((r) => r.frame.type === context && (!id || ('id' in r.frame && r.frame.id === id)));
-      if (!row?.key) throw new Error(`No queued ${context} to refuse`);
-      await db.outbox.delete(row.key);
-      const frame: MessageErrorFrame = {
-        type: 'message_error',
-        error,
-        context,
-        deviceId: DEVICE,
-        mid: row.mid,
-      };
-      listeners.forEach((listener) => listener(frame));
-    },
-  });
+export interface ScriptedServer {
+  factory(options: SyncClientOptions): SyncClient;
+  /** The clients the app made, newest last. */
+  clients: SyncClient[];
+  /** The session tokens the clients said hello with. */
+  tokens: string[];
+  /** Mutations that reached the server (of one type), in order. */
+  received<T extends MutationType>(type: T): Extract<MutationFrame, { type: T }>[];
+  /** Acknowledges the newest unanswered mutation of that type (waits until it has arrived). */
+  ack(type: MutationType): Promise<void>;
+  /** Refuses it: `message_error` with its (deviceId, mid), the reason code and the text to show. */
+  refuse(type: MutationType, error: string, code?: RealtimeErrorReason): Promise<void>;
+  /** Pushes a live change to the connected client, numbered after the last one. */
+  push(change: ChangeDraft): void;
 }
 
-/** Every campus client the app made in this test, newest last. */
-export function fakeCampusFactory() {
-  const clients: FakeCampusClient[] = [];
-  const factory = (options: SyncClientOptions) => {
-    const client = fakeCampusClient(options);
-    clients.push(client);
-    return client;
+type Listener = ((event: { data?: unknown; code?: number }) => void) | null;
+
+export function scriptedServer(): ScriptedServer {
+  const sockets: FakeSocket[] = [];
+  const frames: MutationFrame[] = [];
+  const answered = new Set<MutationFrame>();
+  const clients: SyncClient[] = [];
+  const tokens: string[] = [];
+  let seq = 0;
+
+  function answer(socket: FakeSocket, frame: { type: string; [key: string]: unknown }) {
+    if (frame.type === 'hello') {
+      tokens.push(String(frame.token));
+      socket.deliver({ type: 'welcome', v: PROTOCOL_VERSION, userId: 'server', heartbeatMs: 10_000 });
+    } else if (frame.type === 'pull') {
+      socket.deliver({ type: 'changes', changes: [], cursor: seq, hasMore: false });
+    } else if (frame.type === 'ping') {
+      socket.deliver({ type: 'pong', t: frame.t });
+    } else if ('deviceId' in frame && 'mid' in frame) {
+      frames.push(frame as unknown as MutationFrame);
+    }
+  }
+
+  class FakeSocket {
+    readyState = 0;
+    onopen: Listener = null;
+    onmessage: Listener = null;
+    onclose: Listener = null;
+    onerror: Listener = null;
+    constructor(readonly url: string) {
+      sockets.push(this);
+      setTimeout(() => {
+        this.readyState = 1;
+        this.onopen?.({});
+      }, 0);
+    }
+    send(data: string) {
+      answer(this, JSON.parse(data) as { type: string });
+    }
+    close() {
+      this.readyState = 3;
+    }
+    deliver(frame: object) {
+      if (this.readyState === 1) this.onmessage?.({ data: JSON.stringify(frame) });
+    }
+  }
+
+  const live = () => sockets.filter((socket) => socket.readyState === 1).at(-1);
+
+  async function unanswered(type: MutationType): Promise<MutationFrame> {
+    let found: MutationFrame | undefined;
+    await waitFor(() => {
+      found = frames.filter((f) => f.type === type && !answered.has(f)).at(-1);
+      if (!found) throw new Error(`No ${type} reached the server`);
+    });
+    answered.add(found!);
+    return found!;
+  }
+
+  return {
+    clients,
+    tokens,
+    factory(options) {
+      const client = createSyncClient({
+        ...options,
+        db: options.db ?? openUserDatabase(options.self.id),
+        WebSocketImpl: FakeSocket as unknown as typeof WebSocket,
+        network: null,
+      });
+      clients.push(client);
+      return client;
+    },
+    received: <T extends MutationType>(type: T) =>
+      frames.filter((f): f is Extract<MutationFrame, { type: T }> => f.type === type),
+    async ack(type) {
+      const { deviceId, mid } = await unanswered(type);
+      live()?.deliver({ type: 'ack', deviceId, mid });
+    },
+    async refuse(type, error, code = 'invalid') {
+      const { deviceId, mid } = await unanswered(type);
+      live()?.deliver({ type: 'message_error', code, error, context: type, deviceId, mid });
+    },
+    push(change) {
+      seq += 1;
+      live()?.deliver({ ...change, seq });
+    },
   };
-  return { factory, clients, latest: () => clients[clients.length - 1]! };
+}
+
+/** A confession as `confession_posted` carries it: as a stranger sees it. */
+export function postedChange(confession: Confession): ChangeDraft {
+  return { type: 'confession_posted', confession: { ...confession, isMine: false, myReactions: [] } };
 }

@@ -2,9 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CONFESSION_MSG, STORAGE_KEYS, type ConfessionComment } from '@campus/protocol';
-import { fakePlatform, mockServer, storeSessionFor, student } from './helpers';
-import { resetDatabase } from './sync-provider-fake';
-import { fakeCampusFactory } from './confessions-outbox-kit';
+import { mockServer, storeSessionFor, student } from './helpers';
 import {
   NICKNAME_SET,
   SLOW,
@@ -14,9 +12,10 @@ import {
   confession,
   feedPage,
   renderConfessions,
+  resetConfessions,
 } from './confessions-kit';
 
-afterEach(() => resetDatabase(student.id));
+afterEach(resetConfessions);
 
 const earlier: ConfessionComment = {
   id: 'k1',
@@ -59,60 +58,57 @@ async function commentThroughOutbox(text: string) {
 describe('refused outbox writes', () => {
   it('a refused comment leaves the list and the count, its text returns and the reason shows', async () => {
     serverWithOneCard();
-    const sync = fakeCampusFactory();
-    renderConfessions('/confessions', fakePlatform(), sync.factory);
+    const server = renderConfessions();
     await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
 
     const { panel, box, list } = await commentThroughOutbox('first try');
     expect(box.value).toBe('');
-    expect(commentCount()).toContain('2');
+    await waitFor(() => expect(commentCount()).toContain('2'), SLOW);
 
-    await act(() => sync.latest().refuse('confession_comment', 'Set a nickname first.'));
+    await act(() => server.refuse('confession_comment', 'Set a nickname first.'));
     expect((await within(panel).findByRole('alert', {}, SLOW)).textContent).toBe('Set a nickname first.');
     expect(within(list).queryByText('first try')).toBeNull();
     expect(box.value).toBe('first try');
-    expect(commentCount()).toContain('1');
+    await waitFor(() => expect(commentCount()).toContain('1'), SLOW);
   });
 
   it("says 'Failed to add comment' on the feed and reloads it when the panel was closed", async () => {
     const { feedLoads } = serverWithOneCard();
-    const sync = fakeCampusFactory();
-    renderConfessions('/confessions', fakePlatform(), sync.factory);
+    const server = renderConfessions();
     await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
     await commentThroughOutbox('later refused');
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(commentCount()).toContain('2');
+    await waitFor(() => expect(commentCount()).toContain('2'), SLOW);
 
     // The server sent no reason: the spec's text.
-    await act(() => sync.latest().refuse('confession_comment', ''));
+    await act(() => server.refuse('confession_comment', ''));
     expect((await screen.findByRole('alert', {}, SLOW)).textContent).toBe(CONFESSION_MSG.commentFailed);
     await waitFor(() => expect(feedLoads.count).toBe(2), SLOW);
     await waitFor(() => expect(commentCount()).toContain('1'), SLOW);
   });
 
-  it('a refused offline post shows the reason and reloads the feed', async () => {
+  it('a refused post shows the reason, leaves the feed and reloads it', async () => {
     const { feedLoads } = serverWithOneCard();
-    const sync = fakeCampusFactory();
-    // Offline, a post goes through the outbox (online it is a plain POST).
-    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
-    try {
-      renderConfessions('/confessions', fakePlatform(), sync.factory);
-      await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
-      fireEvent.click(screen.getByRole('button', { name: CONFESSION_MSG.postButton }));
-      fireEvent.change(screen.getByLabelText('Your confession'), { target: { value: 'queued post' } });
-      fireEvent.click(screen.getByRole('button', { name: 'Post' }));
-      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
-      expect(sync.latest().postConfession).toHaveBeenCalledTimes(1);
-      await waitFor(() => expect(feedLoads.count).toBe(2), SLOW);
+    const server = renderConfessions();
+    await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
+    fireEvent.click(screen.getByRole('button', { name: CONFESSION_MSG.postButton }));
+    fireEvent.change(screen.getByLabelText('Your confession'), { target: { value: 'queued post' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
+    // Queued through the outbox, shown on top at once, and still pending.
+    await waitFor(() => expect(cards()).toHaveLength(2), SLOW);
+    expect(within(cards()[0]!).getByText('queued post')).toBeTruthy();
+    expect(within(cards()[0]!).getByRole('img', { name: 'Posting…' })).toBeTruthy();
+    await waitFor(() => expect(server.received('confession_post')).toHaveLength(1), SLOW);
+    expect(feedLoads.count).toBe(1);
 
-      await act(() => sync.latest().refuse('confession_post', 'Confession cannot be empty.'));
-      expect((await screen.findByRole('alert', {}, SLOW)).textContent).toBe('Confession cannot be empty.');
-      await waitFor(() => expect(feedLoads.count).toBe(3), SLOW);
-    } finally {
-      // The own property hid the prototype's getter: removing it brings that back.
-      delete (navigator as { onLine?: boolean }).onLine;
-    }
+    await act(() => server.refuse('confession_post', 'Confession cannot be empty.'));
+    expect((await screen.findByRole('alert', {}, SLOW)).textContent).toBe(
+      'Confession cannot be empty. (400)',
+    );
+    await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
+    await waitFor(() => expect(feedLoads.count).toBe(2), SLOW);
   });
 });
 
@@ -124,7 +120,7 @@ describe('no session token', () => {
       [collegeFeed(1)]: () =>
         feedPage([confession('mine', { nickname: 'NightOwl', isMine: true, commentCount: 0 })]),
     });
-    renderConfessions();
+    const server = renderConfessions();
     await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
     // Signed out in another tab, say: the stored session (and its token) is gone.
     localStorage.removeItem(STORAGE_KEYS.session);
@@ -148,5 +144,8 @@ describe('no session token', () => {
       CONFESSION_MSG.noAuthToken,
     ]);
     expect(calls.slice(before).filter((call) => call.path.startsWith('/api/confessions'))).toEqual([]);
+    expect(server.received('confession_react')).toEqual([]);
+    expect(server.received('confession_delete')).toEqual([]);
+    expect(cards()).toHaveLength(1);
   });
 });

@@ -74,7 +74,7 @@ describe('group chat', () => {
     fireEvent.change(composer, { target: { value: 'hello all' } });
     expect(client.callsOf('typing')).toEqual([[{ groupId: group.id }]]);
     fireEvent.keyDown(composer, { key: 'Enter' });
-    expect(client.callsOf('sendGroupMessage')).toEqual([[group.id, 'hello all']]);
+    expect(client.callsOf('writeGroupMessage')).toEqual([[group.id, 'hello all']]);
     expect(client.callsOf('stopTyping')).toEqual([[{ groupId: group.id }]]);
   });
 
@@ -155,10 +155,22 @@ describe('group chat', () => {
     const client = new FakeSyncClient();
     await client.db.groups.put(group);
     await openGroup(client);
-    client.emitError({ type: 'message_error', error: 'Direct problem', context: 'join_chat' });
-    client.emitError({ type: 'message_error', error: 'Other group', context: 'group', groupId: 'g-other' });
     client.emitError({
       type: 'message_error',
+      code: 'invalid',
+      error: 'Direct problem',
+      context: 'join_chat',
+    });
+    client.emitError({
+      type: 'message_error',
+      code: 'invalid',
+      error: 'Other group',
+      context: 'group',
+      groupId: 'g-other',
+    });
+    client.emitError({
+      type: 'message_error',
+      code: 'notGroupMember',
       error: 'You are not a member of this group.',
       context: 'group',
       groupId: group.id,

@@ -3,7 +3,13 @@ import { cleanup, render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { afterEach, vi } from 'vitest';
 import { STORAGE_KEYS, type AppNotification, type Platform } from '@campus/protocol';
-import { deleteUserDatabase, openUserDatabase, type CampusDatabase, type SyncClient } from '@campus/sync';
+import {
+  createSyncClient,
+  deleteUserDatabase,
+  openUserDatabase,
+  type CampusDatabase,
+  type SyncClient,
+} from '@campus/sync';
 import { NotificationsBell } from '../src/features/notifications/NotificationsBell';
 import { SyncContext } from '../src/features/sync/sync-context';
 import { createApiClient } from '../src/lib/api';
@@ -104,9 +110,20 @@ function LocationProbe() {
   return <div data-testid="location">{location.pathname + location.search}</div>;
 }
 
-/** Only what the bell uses of the sync client: the user's database (the rest is the engine's own tests'). */
+/**
+ * The real sync client on the user's database, never started: a read mark lands in the cache and its outbox
+ * (what the server gets once online is the engine's own tests').
+ */
 function bellClient(db: CampusDatabase): SyncClient {
-  return { db, userId: USER_ID } as Partial<SyncClient> as SyncClient;
+  const self = { id: USER_ID, firstName: 'Alex', lastName: 'Rivera', profilePictureUrl: null };
+  return createSyncClient({
+    self,
+    token: TOKEN,
+    baseUrl: '',
+    wsUrl: 'ws://127.0.0.1:9/ws',
+    db,
+    network: null,
+  });
 }
 
 export function renderBell(options: { db?: CampusDatabase; platform?: Platform } = {}) {

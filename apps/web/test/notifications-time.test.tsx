@@ -50,9 +50,13 @@ describe("the panel's relative time", () => {
       '2mo',
       '2y',
     ]);
-    act(() => vi.advanceTimersByTime(59_000));
+    act(() => {
+      vi.advanceTimersByTime(59_000);
+    });
     expect(time('A')?.textContent).toBe('now');
-    act(() => vi.advanceTimersByTime(1_000));
+    act(() => {
+      vi.advanceTimersByTime(1_000);
+    });
     expect(time('A')?.textContent).toBe('1m');
     expect(time('B')?.textContent).toBe('6m');
   });

@@ -2,7 +2,13 @@ import 'fake-indexeddb/auto';
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi, type Mock } from 'vitest';
-import { deleteUserDatabase, openUserDatabase, type CampusDatabase, type EphemeralState } from '@campus/sync';
+import {
+  createSyncClient,
+  deleteUserDatabase,
+  openUserDatabase,
+  type CampusDatabase,
+  type EphemeralState,
+} from '@campus/sync';
 import type { SyncClient, SyncClientOptions } from '@campus/sync';
 import { AppProviders } from '../src/app/AppProviders';
 import { AppRoutes } from '../src/app/AppRoutes';
@@ -31,6 +37,8 @@ export function fakeSyncClient(options: SyncClientOptions, initial: Partial<Ephe
   };
   const listeners = new Set<() => void>();
   const db: CampusDatabase = options.db ?? openUserDatabase(options.self.id);
+  // The features' writes and loads run for real on this database; the client never connects.
+  const real = createSyncClient({ ...options, db, network: null });
   const client: FakeSyncClient = {
     options,
     db,
@@ -47,12 +55,9 @@ export function fakeSyncClient(options: SyncClientOptions, initial: Partial<Ephe
       listeners.forEach((listener) => listener());
     },
     onMessageError: () => () => undefined,
-    sendDirectMessage: vi.fn(async () => 'm-1'),
-    sendGroupMessage: vi.fn(async () => 'g-1'),
-    markRead: vi.fn(async () => undefined),
-    react: vi.fn(async () => undefined),
-    retry: vi.fn(async () => undefined),
-    discard: vi.fn(async () => undefined),
+    run: (write, ...args) => real.run(write, ...args),
+    cacheConfessions: vi.fn(real.cacheConfessions.bind(real)),
+    loadNotifications: vi.fn(async () => 0),
     typing: vi.fn(),
     stopTyping: vi.fn(),
     joinChat: vi.fn(() => () => undefined),

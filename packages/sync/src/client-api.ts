@@ -1,10 +1,9 @@
-import type { MessageErrorFrame, ReactionType, UserRef } from '@campus/protocol';
-import type { ConfessionAuthor } from './confession-writes';
-import type { LocalConfession } from './database';
-import type { CampusDatabase } from './database';
-import type { NetworkSignal, RealtimeTiming } from './realtime-connection';
+import type { MessageErrorFrame, UserRef } from '@campus/protocol';
+import type { CampusDatabase, LocalConfession } from './database';
+import type { ConnectionStatus, NetworkSignal, RealtimeTiming } from './realtime-connection';
+import type { ClientWrite } from './writer';
 
-export type ConnectionStatus = 'connecting' | 'online' | 'offline';
+export type { ConnectionStatus };
 
 /** A direct chat is addressed by the partner's id, a group by its id. */
 export type TypingTarget = { roomId: string } | { groupId: string };
@@ -46,35 +45,28 @@ export interface SyncClientOptions {
 }
 
 /**
- * The local-first client: owns the user's Dexie database, the realtime connection, the outbox and the
- * sync cursor. Screens read Dexie through live queries and write through these methods; every write is
- * applied locally at once and delivered exactly once when the connection allows.
+ * The features' REST loads into the cache. History is a page n (from 1) of 30, newest first on the wire;
+ * it resolves with how many messages the page had (under 30 means no more).
  */
-export interface SyncClient {
-  readonly db: CampusDatabase;
-  readonly userId: string;
-  /** Connects (and keeps reconnecting) until stop(). */
-  start(): void;
-  stop(): Promise<void>;
+export interface FeatureLoaders {
+  loadDirectPage(partnerId: string, page: number): Promise<number>;
+  loadGroupPage(groupId: string, page: number): Promise<number>;
+  /**
+   * Stores confessions loaded through REST (the caller sets feedOrder), keeping this device's queued
+   * reactions, comments and deletions on top of the server's rows so a reload never hides a write not yet
+   * delivered. The feed renders `db.confessions`; live changes keep it current after that.
+   */
+  cacheConfessions(rows: readonly LocalConfession[]): Promise<void>;
+  /**
+   * `GET /api/notifications` into db.notifications (a mark still queued here stays read). Resolves with
+   * the unread count as this device sees it; rejects with 'Failed to load notifications'. Also run after
+   * every sync_reset, whose snapshot carries no notifications.
+   */
+  loadNotifications(): Promise<number>;
+}
 
-  getState(): EphemeralState;
-  /** For useSyncExternalStore: called whenever getState() would return a new object. */
-  subscribe(listener: () => void): () => void;
-  /** `message_error` frames (refused events and rejected writes), for the views that show them. */
-  onMessageError(listener: (error: MessageErrorFrame) => void): () => void;
-
-  /** Writes (optimistic, queued). They resolve with the new message's id once it is in Dexie. */
-  sendDirectMessage(to: UserRef, content: string, replyTo?: string | null): Promise<string>;
-  sendGroupMessage(groupId: string, content: string): Promise<string>;
-  markRead(partnerId: string, messageIds: readonly string[]): Promise<void>;
-  react(messageId: string, emoji: string, toUserId: string): Promise<void>;
-  /** Re-queues a failed message, or removes it. */
-  retry(messageId: string): Promise<void>;
-  discard(messageId: string): Promise<void>;
-
-  /** Ephemeral events: sent only while connected, dropped otherwise. */
-  typing(target: TypingTarget): void;
-  stopTyping(target: TypingTarget): void;
+/** Chat's rooms open on screen (the chat feature keeps them; the engine only sends what they say). */
+export interface OpenRoomsApi {
   /**
    * The chat (or group) now open on screen. Remembered and sent again after every reconnect's pull, so the
    * server always knows it (presence of a new partner, a group's read mark). The returned function leaves
@@ -87,47 +79,40 @@ export interface SyncClient {
    * (sent at most about once a second). While a group is open, its new messages do not count as unread.
    */
   markGroupSeen(groupId: string): Promise<void>;
-
-  /**
-   * History through REST, stored into Dexie: page n (from 1) of 30, newest first on the wire.
-   * Resolves with how many messages the page had (under 30 means no more).
-   */
-  loadDirectPage(partnerId: string, page: number): Promise<number>;
-  loadGroupPage(groupId: string, page: number): Promise<number>;
 }
 
+/** What the features add to the engine's client: their REST loads and chat's open rooms. */
+export type FeatureApi = FeatureLoaders & OpenRoomsApi;
+
 /**
- * The sync client with the confession and notification writes. A separate interface (for now) so that
- * existing SyncClient implementations (the web tests' fakes) keep compiling; createSyncClient returns it.
- * Fold it into SyncClient once those fakes implement the four methods.
+ * The local-first client: owns the user's Dexie database, the realtime connection, the outbox and the
+ * sync cursor. Screens read Dexie through live queries and write through `run`; every write is applied
+ * locally at once and delivered exactly once when the connection allows.
  */
-export interface CampusSyncClient extends SyncClient {
+export interface SyncClient extends FeatureLoaders, OpenRoomsApi {
+  readonly db: CampusDatabase;
+  readonly userId: string;
+  /** Connects (and keeps reconnecting) until stop(). */
+  start(): void;
+  stop(): Promise<void>;
+
+  getState(): EphemeralState;
+  /** For useSyncExternalStore: called whenever getState() would return a new object. */
+  subscribe(listener: () => void): () => void;
   /**
-   * Confessions and notifications (optimistic, queued like the chat writes, delivered exactly once). They
-   * change the cached rows in `db.confessions` / `db.notifications`; a refused write is undone and its
-   * reason goes to onMessageError listeners (context = the frame type, e.g. 'confession_comment').
-   * - reactConfession: the viewer's reaction of that type on or off (counts and myReactions move at once);
-   *   a reject puts back exactly the viewer's state for that type before the call.
-   * - commentConfession: appends a comment (client uuid, isMine, nickname or 'Anon') to the cached card and
-   *   adds 1 to commentCount; resolves with the comment id. A reject removes it again.
-   * - postConfession: a card (isMine, nickname or 'Anon') on top of the cached feed (smallest feedOrder);
-   *   resolves with its id, which the server keeps. A reject removes it.
-   * - markNotificationRead: isRead true (unread 0) at once; not sent again when already read here.
+   * `message_error` frames (refused events and rejected writes, after their rollback), for the views that
+   * show them: `code` to branch on, `error` to display, `context` the frame type (e.g. 'confession_comment').
    */
-  reactConfession(confessionId: string, reactionType: ReactionType, on: boolean): Promise<void>;
-  commentConfession(confessionId: string, content: string, author?: ConfessionAuthor): Promise<string>;
-  postConfession(content: string, emotionTag: string, author?: ConfessionAuthor): Promise<string>;
-  markNotificationRead(notificationId: string): Promise<void>;
+  onMessageError(listener: (error: MessageErrorFrame) => void): () => void;
 
   /**
-   * Stores confessions loaded through REST (the caller sets feedOrder), keeping this device's queued
-   * reactions and comments on top of the server's rows so a reload never hides a write not yet delivered.
+   * The one write entry: runs a feature's optimistic write (`writeDirectMessage`, `writeConfessionPost`, …
+   * from @campus/sync) against the local database, which queues its mutation in the same transaction, then
+   * sends the queue when live. Resolves with the write's result (e.g. the new message's id) once in Dexie.
    */
-  cacheConfessions(rows: readonly LocalConfession[]): Promise<void>;
-  /**
-   * `GET /api/notifications` into db.notifications (a mark still queued here stays read). Resolves with
-   * the unread count as this device sees it; rejects with 'Failed to load notifications'. Also run after
-   * every sync_reset, whose snapshot carries no notifications.
-   */
-  loadNotifications(): Promise<number>;
+  run<A extends unknown[], R>(write: ClientWrite<A, R>, ...args: A): Promise<R>;
+
+  /** Ephemeral events: sent only while connected, dropped otherwise. */
+  typing(target: TypingTarget): void;
+  stopTyping(target: TypingTarget): void;
 }

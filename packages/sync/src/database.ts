@@ -6,9 +6,7 @@ import type {
   DirectMessage,
   Group,
   GroupMessage,
-  MessageStatus,
   MutationFrame,
-  ReactionType,
   UserListEntry,
 } from '@campus/protocol';
 
@@ -43,22 +41,10 @@ export type LocalNotification = AppNotification & { unread: 0 | 1 };
 /**
  * A confession as cached: the wire shape plus `feedOrder`, set by whoever stores it. The feed shows rows in
  * ASCENDING feedOrder (e.g. (page - 1) * 10 + index for a loaded page); an optimistic post takes one less
- * than the smallest, so it shows on top.
+ * than the smallest, so it shows on top. `pending` is true while this device's post of it is still queued
+ * (not yet acknowledged), so the card can show a clock instead of looking delivered.
  */
-export type LocalConfession = Confession & { feedOrder: number };
-
-/**
- * What a queued write changed optimistically beyond its own row, so a reject can put it back.
- * Sends need none: their message row itself turns 'failed'.
- */
-export type OutboxUndo =
-  /** The statuses this mark changed; on a reject those still 'read' go back and count as unread again. */
-  | { kind: 'read'; partnerId: string; statuses: Record<string, MessageStatus> }
-  /** Only this user's own reaction before the change: others' reactions may have changed since. */
-  | { kind: 'reaction'; messageId: string; userId: string; previous: string | null }
-  /** Whether the viewer had this reaction on before: a reject puts exactly that back. */
-  | { kind: 'confessionReaction'; confessionId: string; reactionType: ReactionType; wasOn: boolean }
-  | { kind: 'notificationRead'; notificationId: string; wasRead: boolean };
+export type LocalConfession = Confession & { feedOrder: number; pending?: boolean };
 
 /** A queued write. `key` orders the queue; (deviceId, mid) is what the server deduplicates on. */
 export interface OutboxRow {
@@ -69,7 +55,11 @@ export interface OutboxRow {
   createdAt: number;
   /** Set once the frame went out on the current connection (sent again after a reconnect). */
   sentAt?: number;
-  undo?: OutboxUndo;
+  /**
+   * What the write changed optimistically beyond its own row, so a refusal can put it back. Its shape belongs
+   * to the feature that defined the mutation (see defineMutation); the engine only stores it.
+   */
+  undo?: unknown;
 }
 
 /**
@@ -89,6 +79,21 @@ export type CampusDatabase = Dexie & {
   /** Filled by the friends feature. */
   friends: EntityTable<{ id: string }, 'id'>;
 };
+
+/** Every table a change or a write may touch, so one transaction covers a whole page and its cursor. */
+export function syncTables(db: CampusDatabase) {
+  return [
+    db.meta,
+    db.conversations,
+    db.messages,
+    db.groups,
+    db.groupMessages,
+    db.outbox,
+    db.users,
+    db.confessions,
+    db.notifications,
+  ];
+}
 
 export function databaseName(userId: string): string {
   return `campus-talk-${userId}`;

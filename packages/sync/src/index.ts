@@ -9,20 +9,36 @@ export {
   type LocalConfession,
   type LocalNotification,
   type OutboxRow,
-  type OutboxUndo,
   type MetaRow,
 } from './database';
 export type {
-  CampusSyncClient,
   ConnectionStatus,
   EphemeralState,
+  FeatureLoaders,
   SyncClient,
   SyncClientOptions,
   TypingTarget,
 } from './client-api';
-export { createSyncClient } from './sync-client';
-export type { ConfessionAuthor } from './confession-writes';
-export { toLocalNotification } from './notifications';
+export { createSyncClient } from './create-client';
+export type { ClientWrite, Writer } from './writer';
+// The features' writes: `client.run(writeDirectMessage, to, text)`.
+export {
+  writeDirectMessage,
+  writeGroupMessage,
+  writeMarkRead,
+  writeReaction,
+  writeRetry,
+  writeDiscard,
+} from './features/chat/writes';
+export {
+  writeConfessionReaction,
+  writeConfessionComment,
+  writeConfessionPost,
+  writeConfessionDelete,
+  type ConfessionAuthor,
+} from './features/confessions/writes';
+export { writeNotificationRead } from './features/notifications/writes';
+export { toLocalNotification } from './features/notifications/store';
 export { reconnectDelay } from './backoff';
 export { directTypingKey, groupTypingKey } from './ephemeral-state';
 export type { NetworkSignal, RealtimeTiming } from './realtime-connection';

@@ -7,7 +7,8 @@ import {
   type WelcomeFrame,
 } from '@campus/protocol';
 import { reconnectDelay } from './backoff';
-import type { ConnectionStatus } from './client-api';
+
+export type ConnectionStatus = 'connecting' | 'online' | 'offline';
 
 export type RealtimeTiming = Record<
   'heartbeatMs' | 'deadPeerMs' | 'connectTimeoutMs' | 'reconnectMinMs' | 'reconnectMaxMs',
@@ -61,7 +62,7 @@ export interface ConnectionOptions {
   events: ConnectionEvents;
 }
 
-/** WebSocket ready states (numbers, so injected implementations need not define the constants). */
+/** WebSocket ready states (the standard values, read without a WebSocket class at hand). */
 const CONNECTING = 0;
 const OPEN = 1;
 

@@ -1,67 +1,37 @@
 import {
   REALTIME_TIMING,
-  type ReactionType,
+  isChangeType,
   type Change,
   type ChangesFrame,
   type ClientFrame,
+  type EphemeralFrame,
   type MessageErrorFrame,
   type ServerFrame,
   type SyncResetFrame,
   type UserRef,
 } from '@campus/protocol';
-import type { CampusSyncClient, SyncClientOptions, TypingTarget } from './client-api';
-import {
-  writeConfessionComment,
-  writeConfessionPost,
-  writeConfessionReaction,
-  writeNotificationRead,
-  type ConfessionAuthor,
-} from './confession-writes';
-import { openUserDatabase, type CampusDatabase } from './database';
-import { applyChanges, syncTables } from './apply-changes';
-import { directTypingKey, EphemeralStore, groupTypingKey } from './ephemeral-state';
-import { loadDirectPage, loadGroupPage, type HistoryContext } from './history';
-import { readCursor } from './meta';
-import {
-  writeDirectMessage,
-  writeDiscard,
-  writeGroupMessage,
-  writeMarkRead,
-  writeReaction,
-  writeRetry,
-  type Writer,
-} from './mutations';
-import { OpenRooms } from './open-rooms';
-import { MutationIds, rollback, rowsAfter, settle } from './outbox';
+import { applyChanges } from './apply-changes';
+import type { FeatureApi, SyncClient, SyncClientOptions, TypingTarget } from './client-api';
+import { openUserDatabase, syncTables, type CampusDatabase } from './database';
+import { EphemeralStore } from './ephemeral-state';
+import type { ClientFeatures, EphemeralHook, FeatureHost, RestContext } from './feature-contract';
+import { readCursor, writeCursor } from './meta';
+import { acknowledge, rollback, rowsAfter, settle } from './outbox';
 import { browserNetworkSignal, RealtimeConnection } from './realtime-connection';
-import { applySnapshot } from './snapshot';
-import { storeConfessions } from './confession-cache';
-import { loadNotifications } from './notification-fetch';
-import type { LocalConfession } from './database';
 import { TaskQueue } from './task-queue';
+import { MutationIds, type ClientWrite, type Writer } from './writer';
 
 /** offline: no session; pulling: catching up since the cursor (live pushes wait); live: caught up. */
 type Phase = 'offline' | 'pulling' | 'live';
 
-const CHANGE_TYPES: ReadonlySet<string> = new Set<Change['type']>([
-  'receive_message',
-  'receive_group_message',
-  'peer_read_messages',
-  'chat-reaction',
-  'group_joined',
-  'notification_created',
-  'notification_read',
-  'group_read',
-  'notifications_deleted',
-]);
+const isChange = (frame: ServerFrame): frame is Change => isChangeType(frame.type) && 'seq' in frame;
 
-const isChange = (frame: ServerFrame): frame is Change => CHANGE_TYPES.has(frame.type) && 'seq' in frame;
-
-export function createSyncClient(options: SyncClientOptions): CampusSyncClient {
-  return new SyncEngine(options);
-}
-
-class SyncEngine implements CampusSyncClient {
+/**
+ * The engine: one realtime session at a time, the pull-then-live handoff, the outbox, and dispatch of
+ * mutations, changes and ephemeral frames through the features' tables. It knows no feature: the
+ * composition root (create-client.ts) builds the tables for it and adds the features' own API.
+ */
+export abstract class SyncEngine implements Omit<SyncClient, keyof FeatureApi> {
   readonly db: CampusDatabase;
   readonly userId: string;
   private readonly self: UserRef;
@@ -69,7 +39,8 @@ class SyncEngine implements CampusSyncClient {
   private readonly queue = new TaskQueue((error) => console.error('[sync]', error));
   private readonly ids = new MutationIds();
   private readonly connection: RealtimeConnection;
-  private readonly history: HistoryContext;
+  protected readonly rest: RestContext;
+  private readonly features: ClientFeatures;
   private readonly errorListeners = new Set<(error: MessageErrorFrame) => void>();
   private phase: Phase = 'offline';
   /** The session whose pull this engine follows, and how far its outbox went out on it. */
@@ -79,13 +50,13 @@ class SyncEngine implements CampusSyncClient {
   private held: Change[] = [];
   /** Consecutive live changes become one task and one transaction. */
   private openBatch: Change[] | null = null;
-  private readonly rooms: OpenRooms;
 
-  constructor(options: SyncClientOptions) {
+  /** `features` builds this client's feature tables on what the engine lends them. */
+  constructor(options: SyncClientOptions, features: (host: FeatureHost) => ClientFeatures) {
     this.self = options.self;
     this.userId = options.self.id;
     this.db = options.db ?? openUserDatabase(options.self.id);
-    this.history = {
+    this.rest = {
       db: this.db,
       selfId: this.userId,
       baseUrl: options.baseUrl,
@@ -109,7 +80,7 @@ class SyncEngine implements CampusSyncClient {
         refused: (code) => this.store.setRefused(code),
       },
     });
-    this.rooms = new OpenRooms(this.db, (frame, generation) => this.connection.send(frame, generation));
+    this.features = features({ db: this.db, send: (frame, generation) => this.send(frame, generation) });
   }
 
   getState = this.store.getState;
@@ -120,7 +91,7 @@ class SyncEngine implements CampusSyncClient {
   }
 
   async stop(): Promise<void> {
-    this.rooms.stop();
+    for (const stop of this.features.stop) stop();
     this.connection.stop();
     await this.queue.idle();
   }
@@ -132,63 +103,12 @@ class SyncEngine implements CampusSyncClient {
     };
   }
 
-  private get writer(): Writer {
-    return { db: this.db, ids: this.ids, self: this.self };
-  }
-
-  /** Every local write goes into the outbox in its own transaction, then out on the live session. */
-  private async queued<T>(write: (writer: Writer) => Promise<T>): Promise<T> {
-    const result = await write(this.writer);
+  /** The one write entry: a feature's optimistic write, then its queued mutation goes out on the live session. */
+  async run<A extends unknown[], R>(write: ClientWrite<A, R>, ...args: A): Promise<R> {
+    const writer: Writer = { db: this.db, ids: this.ids, self: this.self };
+    const result = await write(writer, ...args);
     this.flushSoon();
     return result;
-  }
-
-  sendDirectMessage(to: UserRef, content: string, replyTo: string | null = null): Promise<string> {
-    return this.queued((w) => writeDirectMessage(w, to, content, replyTo));
-  }
-
-  sendGroupMessage(groupId: string, content: string): Promise<string> {
-    return this.queued((w) => writeGroupMessage(w, groupId, content));
-  }
-
-  markRead(partnerId: string, messageIds: readonly string[]): Promise<void> {
-    return this.queued((w) => writeMarkRead(w, partnerId, messageIds));
-  }
-
-  react(messageId: string, emoji: string, toUserId: string): Promise<void> {
-    return this.queued((w) => writeReaction(w, messageId, emoji, toUserId));
-  }
-
-  retry(messageId: string): Promise<void> {
-    return this.queued((w) => writeRetry(w, messageId));
-  }
-
-  discard(messageId: string): Promise<void> {
-    return writeDiscard(this.writer, messageId);
-  }
-
-  reactConfession(confessionId: string, reactionType: ReactionType, on: boolean): Promise<void> {
-    return this.queued((w) => writeConfessionReaction(w, confessionId, reactionType, on));
-  }
-
-  commentConfession(confessionId: string, content: string, author?: ConfessionAuthor): Promise<string> {
-    return this.queued((w) => writeConfessionComment(w, confessionId, content, author));
-  }
-
-  postConfession(content: string, emotionTag: string, author?: ConfessionAuthor): Promise<string> {
-    return this.queued((w) => writeConfessionPost(w, content, emotionTag, author));
-  }
-
-  markNotificationRead(notificationId: string): Promise<void> {
-    return this.queued((w) => writeNotificationRead(w, notificationId));
-  }
-
-  cacheConfessions(rows: readonly LocalConfession[]): Promise<void> {
-    return storeConfessions(this.db, rows);
-  }
-
-  loadNotifications(): Promise<number> {
-    return loadNotifications(this.history);
   }
 
   typing(target: TypingTarget): void {
@@ -197,26 +117,6 @@ class SyncEngine implements CampusSyncClient {
 
   stopTyping(target: TypingTarget): void {
     this.connection.send({ type: 'stop_typing', ...target });
-  }
-
-  joinChat(peerId: string): () => void {
-    return this.rooms.joinChat(peerId);
-  }
-
-  joinGroup(groupId: string): () => void {
-    return this.rooms.joinGroup(groupId);
-  }
-
-  markGroupSeen(groupId: string): Promise<void> {
-    return this.rooms.markGroupSeen(groupId);
-  }
-
-  loadDirectPage(partnerId: string, page: number): Promise<number> {
-    return loadDirectPage(this.history, partnerId, page);
-  }
-
-  loadGroupPage(groupId: string, page: number): Promise<number> {
-    return loadGroupPage(this.history, groupId, page);
   }
 
   /** Every task that is not a live change closes the current batch, so tasks keep arrival order. */
@@ -247,35 +147,25 @@ class SyncEngine implements CampusSyncClient {
         this.schedule(() => this.guarded(generation, () => this.applyReset(frame, generation)));
         return;
       case 'ack':
-        this.schedule(async () => {
-          await settle(this.db, frame.deviceId, frame.mid);
-        });
+        this.schedule(() => this.acknowledged(frame.deviceId, frame.mid));
         return;
       case 'message_error':
         this.schedule(() => this.refuse(frame));
         return;
-      case 'user_offline':
-        this.store.apply(frame);
-        if (frame.lastActiveAt) {
-          const lastActiveAt = frame.lastActiveAt;
-          this.schedule(async () => {
-            await this.db.conversations.update(frame.userId, { lastActiveAt });
-          });
-        }
-        return;
-      case 'peer_typing':
-      case 'peer_stop_typing':
-      case 'group_member_typing':
-      case 'group_member_stop_typing':
-      case 'user_online':
-      case 'online_users_list':
-      case 'online_count':
-        this.store.apply(frame);
-        return;
       case 'welcome':
       case 'pong':
         return;
+      default:
+        this.ephemeral(frame);
     }
+  }
+
+  /** Presence and typing: the engine's in-memory state first, then what a feature keeps of the frame. */
+  private ephemeral(frame: EphemeralFrame): void {
+    this.store.apply(frame);
+    // The table is typed per frame type; `frame` is of the type it is looked up by.
+    const hook = this.features.ephemeral[frame.type] as EphemeralHook<EphemeralFrame['type']> | undefined;
+    if (hook) this.schedule(() => hook({ db: this.db, selfId: this.userId }, frame));
   }
 
   /**
@@ -303,16 +193,18 @@ class SyncEngine implements CampusSyncClient {
   }
 
   private async applyPage(page: ChangesFrame, generation: number): Promise<void> {
-    this.afterApply(await this.apply(page.changes, page.cursor));
+    await this.apply(page.changes, page.cursor);
     if (generation !== this.session || !this.connection.isLive(generation)) return;
     // The server streams every page of one pull; the last one says hasMore false.
     if (!page.hasMore) await this.finishPull(generation);
   }
 
   private async applyReset(reset: SyncResetFrame, generation: number): Promise<void> {
-    await applySnapshot(this.db, this.userId, reset);
-    // The snapshot holds no notifications: those made since the old cursor come through REST.
-    this.loadNotifications().catch(() => undefined);
+    await this.db.transaction('rw', syncTables(this.db), async () => {
+      for (const apply of this.features.snapshot) await apply(this.db, this.userId, reset);
+      await writeCursor(this.db, reset.cursor);
+    });
+    for (const load of this.features.afterReset) load(this.rest).catch(() => undefined);
     if (generation === this.session && this.connection.isLive(generation)) await this.finishPull(generation);
   }
 
@@ -322,9 +214,9 @@ class SyncEngine implements CampusSyncClient {
     this.phase = 'live';
     const held = this.held;
     this.held = [];
-    if (held.length) this.afterApply(await this.apply(held));
+    if (held.length) await this.apply(held);
     await this.flush(generation);
-    this.rooms.rejoin(generation);
+    for (const caughtUp of this.features.caughtUp) caughtUp(generation);
   }
 
   private async applyLive(batch: Change[]): Promise<void> {
@@ -332,23 +224,16 @@ class SyncEngine implements CampusSyncClient {
       this.held.push(...batch);
       return;
     }
-    this.afterApply(await this.apply(batch));
+    await this.apply(batch);
   }
 
   private apply(changes: readonly Change[], pageCursor?: number): Promise<Change[]> {
-    return applyChanges(this.db, this.userId, changes, pageCursor, { openGroupId: this.rooms.openGroupId });
-  }
-
-  /** A message from someone ends their typing indicator. */
-  private afterApply(applied: readonly Change[]): void {
-    for (const change of applied) {
-      if (change.type === 'receive_message') {
-        const from = change.message.from.id;
-        this.store.clearTyping(directTypingKey(from), from);
-      } else if (change.type === 'receive_group_message') {
-        this.store.clearTyping(groupTypingKey(change.message.group), change.message.from.id);
-      }
-    }
+    const env = {
+      appliers: this.features.changes,
+      selfId: this.userId,
+      clearTyping: (key: string, userId: string) => this.store.clearTyping(key, userId),
+    };
+    return applyChanges(this.db, env, changes, pageCursor);
   }
 
   private flushSoon(): void {
@@ -365,18 +250,26 @@ class SyncEngine implements CampusSyncClient {
     }
   }
 
+  private async acknowledged(deviceId: string, mid: number): Promise<void> {
+    await this.db.transaction('rw', syncTables(this.db), async () => {
+      const row = await settle(this.db, deviceId, mid);
+      if (row) await acknowledge(this.db, this.features.mutations, row);
+    });
+  }
+
+  /** A refused frame: a queued mutation is settled and rolled back; listeners get the frame unchanged. */
   private async refuse(frame: MessageErrorFrame): Promise<void> {
     const { deviceId, mid } = frame;
     if (deviceId !== undefined && mid !== undefined) {
       await this.db.transaction('rw', syncTables(this.db), async () => {
         const row = await settle(this.db, deviceId, mid);
-        if (row) await rollback(this.db, row, frame.error);
+        if (row) await rollback(this.db, this.features.mutations, row, frame);
       });
     }
     for (const listener of [...this.errorListeners]) listener(frame);
   }
 
-  private send(frame: ClientFrame, generation: number): boolean {
+  private send(frame: ClientFrame, generation?: number): boolean {
     return this.connection.send(frame, generation);
   }
 }

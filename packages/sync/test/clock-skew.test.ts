@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DirectMessage, UserRef } from '@campus/protocol';
-import type { SyncClient } from '../src';
-import { FakeServer, waitFor } from './support/fake-server';
+import { writeDirectMessage, type SyncClient } from '../src';
+import { ack, deliver } from './support/engine';
 import { BO, CY, ME, makeClient } from './support/fixtures';
 
 let client: SyncClient | undefined;
@@ -32,7 +32,7 @@ function fromServer(from: UserRef, content: string): DirectMessage {
 async function sendSkewed(c: SyncClient, to: UserRef, text: string, offsetMs: number): Promise<string> {
   vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + offsetMs });
   try {
-    return await c.sendDirectMessage(to, text);
+    return await c.run(writeDirectMessage, to, text);
   } finally {
     vi.useRealTimers();
   }
@@ -43,34 +43,35 @@ const top = async (c: SyncClient) =>
 
 describe('conversation list with a skewed device clock', () => {
   it('follows server order when the clock is fast: replies become the snippet and move the chat up', async () => {
-    const server = new FakeServer(ME);
-    client = makeClient(server);
-    client.start();
-    await waitFor(() => client!.getState().status === 'online');
+    client = makeClient();
 
     const mine = await sendSkewed(client, BO, 'mine, 3 min in the future', 3 * 60_000);
     expect((await client.db.conversations.get(BO.id))?.lastMessageSnippet).toBe('mine, 3 min in the future');
-    await waitFor(async () => expect((await client!.db.messages.get(mine))?.status).toBe('sent'));
+    // The server stores it (its own clock, its seq) and acknowledges it.
+    const stored = await client.db.messages.get(mine);
+    await deliver(client, [
+      {
+        type: 'receive_message',
+        message: { ...stored!, timestamp: new Date().toISOString(), status: 'sent' },
+      },
+    ]);
+    await ack(client);
+    expect((await client.db.messages.get(mine))?.status).toBe('sent');
 
-    server.emit({ type: 'receive_message', seq: 0, message: fromServer(CY, 'from cy') });
-    await waitFor(async () => expect(await top(client!)).toBe(CY.id));
-    server.emit({ type: 'receive_message', seq: 0, message: fromServer(BO, 'bo replies') });
-    await waitFor(async () =>
-      expect((await client!.db.conversations.get(BO.id))?.lastMessageSnippet).toBe('bo replies'),
-    );
+    await deliver(client, [{ type: 'receive_message', message: fromServer(CY, 'from cy') }]);
+    expect(await top(client)).toBe(CY.id);
+    await deliver(client, [{ type: 'receive_message', message: fromServer(BO, 'bo replies') }]);
+    expect((await client.db.conversations.get(BO.id))?.lastMessageSnippet).toBe('bo replies');
     expect(await top(client)).toBe(BO.id);
   });
 
   it('a message written with a slow clock is the snippet and moves its chat to the top while pending', async () => {
-    const server = new FakeServer(ME);
-    client = makeClient(server);
-    client.start();
-    await waitFor(() => client!.getState().status === 'online');
-    server.emit({ type: 'receive_message', seq: 0, message: fromServer(BO, 'from bo') });
-    server.emit({ type: 'receive_message', seq: 0, message: fromServer(CY, 'from cy') });
-    await waitFor(async () => expect(await top(client!)).toBe(CY.id));
+    client = makeClient();
+    await deliver(client, [{ type: 'receive_message', message: fromServer(BO, 'from bo') }]);
+    await deliver(client, [{ type: 'receive_message', message: fromServer(CY, 'from cy') }]);
+    expect(await top(client)).toBe(CY.id);
 
-    server.answering = false; // stays pending
+    // Never acknowledged: it stays pending.
     await sendSkewed(client, BO, 'written offline', -10 * 60_000);
     expect((await client.db.conversations.get(BO.id))?.lastMessageSnippet).toBe('written offline');
     expect(await top(client)).toBe(BO.id);

@@ -1,11 +1,17 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONFESSION_SERVER_MSG, type MessageErrorFrame } from '@campus/protocol';
-import type { CampusSyncClient } from '../src';
-import { FakeServer, waitFor } from './support/fake-server';
-import { ME, confession, makeClient, notification } from './support/fixtures';
+import { CONFESSION_SERVER_MSG } from '@campus/protocol';
+import {
+  writeConfessionComment,
+  writeConfessionDelete,
+  writeConfessionPost,
+  writeConfessionReaction,
+  type SyncClient,
+} from '../src';
+import { ack, deliver, queued, refuse } from './support/engine';
+import { confession, makeClient } from './support/fixtures';
 
-let client: CampusSyncClient | undefined;
+let client: SyncClient | undefined;
 afterEach(async () => {
   await client?.stop();
   client = undefined;
@@ -13,101 +19,85 @@ afterEach(async () => {
 
 const REFUSAL = CONFESSION_SERVER_MSG.confessionNotFound;
 
-async function online(server: FakeServer): Promise<CampusSyncClient> {
-  const c = makeClient(server);
-  client = c;
-  c.start();
-  await waitFor(() => c.getState().status === 'online');
-  return c;
+function device(): SyncClient {
+  client = makeClient();
+  return client;
 }
-
-const drained = async (c: CampusSyncClient) => waitFor(async () => expect(await c.db.outbox.count()).toBe(0));
 
 describe('confession reactions', () => {
   it('shows a reaction at once and keeps it once the server acknowledged it', async () => {
-    const server = new FakeServer(ME);
-    const c = await online(server);
+    const c = device();
     const card = confession();
     await c.db.confessions.put(card);
 
-    await c.reactConfession(card.id, 'relatable', true);
+    await c.run(writeConfessionReaction, card.id, 'relatable', true);
     const shown = await c.db.confessions.get(card.id);
     expect(shown?.reactions.relatable).toBe(4);
     expect(shown?.myReactions).toEqual(['feelYou', 'relatable']);
 
-    await drained(c);
-    expect(server.applied).toMatchObject([
+    expect(await queued(c)).toMatchObject([
       { type: 'confession_react', confessionId: card.id, reactionType: 'relatable', on: true },
     ]);
+    await ack(c);
+    expect(await c.db.outbox.count()).toBe(0);
     expect((await c.db.confessions.get(card.id))?.reactions.relatable).toBe(4);
   });
 
   it('puts back exactly the viewer’s state for each type when the server refuses', async () => {
-    const server = new FakeServer(ME);
-    server.refuse = () => REFUSAL;
-    const c = makeClient(server);
-    client = c;
+    const c = device();
     const card = confession();
     await c.db.confessions.put(card);
     // Offline: on then off for one type (each refusal must undo only its own step); off for the one
     // the viewer had.
-    await c.reactConfession(card.id, 'relatable', true);
-    await c.reactConfession(card.id, 'feelYou', false);
+    await c.run(writeConfessionReaction, card.id, 'relatable', true);
+    await c.run(writeConfessionReaction, card.id, 'feelYou', false);
     let shown = await c.db.confessions.get(card.id);
     expect(shown?.reactions).toEqual({ relatable: 4, funny: 0, feelYou: 0, shareWorthy: 0 });
     expect(shown?.myReactions).toEqual(['relatable']);
-    await c.reactConfession(card.id, 'relatable', false);
+    await c.run(writeConfessionReaction, card.id, 'relatable', false);
     shown = await c.db.confessions.get(card.id);
     expect(shown?.reactions.relatable).toBe(3);
 
-    c.start();
-    await drained(c);
+    await refuse(c, REFUSAL);
+    expect(await c.db.outbox.count()).toBe(0);
     const after = await c.db.confessions.get(card.id);
     expect(after?.reactions).toEqual(card.reactions);
     expect([...(after?.myReactions ?? [])].sort()).toEqual(['feelYou']);
   });
 
   it('keeps the acknowledged reaction when only a later one is refused', async () => {
-    const server = new FakeServer(ME);
-    server.refuse = (f) => (f.type === 'confession_react' && f.on ? REFUSAL : undefined);
-    const c = makeClient(server);
-    client = c;
+    const c = device();
     const card = confession();
     await c.db.confessions.put(card);
-    await c.reactConfession(card.id, 'feelYou', false); // acknowledged
-    await c.reactConfession(card.id, 'feelYou', true); // refused
-    c.start();
-    await drained(c);
+    await c.run(writeConfessionReaction, card.id, 'feelYou', false); // acknowledged
+    await c.run(writeConfessionReaction, card.id, 'feelYou', true); // refused
+    await ack(c, (row) => row.frame.type === 'confession_react' && !row.frame.on);
+    await refuse(c, REFUSAL);
     const after = await c.db.confessions.get(card.id);
     expect(after?.myReactions).toEqual([]);
     expect(after?.reactions.feelYou).toBe(0);
   });
 });
 
-describe('confession comments and posts', () => {
+describe('confession comments, posts and deletions', () => {
   it('appends a comment at once and keeps it once acknowledged', async () => {
-    const server = new FakeServer(ME);
-    const c = await online(server);
+    const c = device();
     const card = confession();
     await c.db.confessions.put(card);
 
-    const id = await c.commentConfession(card.id, 'same here', { nickname: 'ana' });
+    const id = await c.run(writeConfessionComment, card.id, 'same here', { nickname: 'ana' });
     const shown = await c.db.confessions.get(card.id);
     expect(shown?.commentCount).toBe(1);
     expect(shown?.comments).toMatchObject([
       { id, confessionId: card.id, nickname: 'ana', content: 'same here', isMine: true },
     ]);
-    await drained(c);
-    expect(server.applied).toMatchObject([{ type: 'confession_comment', id, confessionId: card.id }]);
+    expect(await queued(c)).toMatchObject([{ type: 'confession_comment', id, confessionId: card.id }]);
+    await ack(c);
     expect((await c.db.confessions.get(card.id))?.comments.map((m) => m.id)).toEqual([id]);
   });
 
-  it('removes a refused comment and reports the reason', async () => {
-    const server = new FakeServer(ME);
-    server.refuse = (f) => (f.type === 'confession_comment' ? REFUSAL : undefined);
-    const c = await online(server);
-    const errors: MessageErrorFrame[] = [];
-    c.onMessageError((e) => errors.push(e));
+  it('removes a refused comment', async () => {
+    const c = device();
     const card = confession({
       commentCount: 5,
       comments: [
@@ -123,49 +113,136 @@ describe('confession comments and posts', () => {
     });
     await c.db.confessions.put(card);
 
-    await c.commentConfession(card.id, 'nope');
+    await c.run(writeConfessionComment, card.id, 'nope');
     expect((await c.db.confessions.get(card.id))?.commentCount).toBe(6);
-    await drained(c);
+    await refuse(c, REFUSAL);
     const after = await c.db.confessions.get(card.id);
     expect(after?.commentCount).toBe(5);
     expect(after?.comments.map((m) => m.id)).toEqual(['old']);
-    expect(errors).toMatchObject([{ error: REFUSAL, context: 'confession_comment' }]);
   });
 
-  it('puts a new confession on top of the cached feed as the viewer’s, and removes it when refused', async () => {
-    const server = new FakeServer(ME);
-    const c = await online(server);
+  it('puts a new confession on top of the cached feed as the viewer’s, pending until acknowledged, and removes it when refused', async () => {
+    const c = device();
     await c.db.confessions.bulkPut([confession({ feedOrder: 0 }), confession({ feedOrder: 1 })]);
 
-    const id = await c.postConfession('I miss home', '😢');
+    const id = await c.run(writeConfessionPost, 'I miss home', '😢');
     const feed = await c.db.confessions.orderBy('feedOrder').toArray();
     expect(feed[0]).toMatchObject({ id, content: 'I miss home', emotionTag: '😢', nickname: 'Anon' });
-    expect(feed[0]).toMatchObject({ isMine: true, commentCount: 0, myReactions: [] });
-    await drained(c);
-    expect(server.applied).toMatchObject([{ type: 'confession_post', id, content: 'I miss home' }]);
-    expect(await c.db.confessions.get(id)).toBeDefined();
+    expect(feed[0]).toMatchObject({ isMine: true, commentCount: 0, myReactions: [], pending: true });
+    expect(await queued(c)).toMatchObject([{ type: 'confession_post', id, content: 'I miss home' }]);
+    await ack(c);
+    const delivered = await c.db.confessions.get(id);
+    expect(delivered).toBeDefined();
+    expect(delivered?.pending).toBeUndefined();
 
-    server.refuse = () => CONFESSION_SERVER_MSG.confessionTooLong;
-    const errors: MessageErrorFrame[] = [];
-    c.onMessageError((e) => errors.push(e));
-    const refused = await c.postConfession('x'.repeat(10), '😏', { nickname: 'ana', college: 'North' });
+    const refused = await c.run(writeConfessionPost, 'x'.repeat(10), '😏', {
+      nickname: 'ana',
+      college: 'North',
+    });
     expect((await c.db.confessions.orderBy('feedOrder').first())?.nickname).toBe('ana');
-    await drained(c);
+    await refuse(c, CONFESSION_SERVER_MSG.confessionTooLong);
     expect(await c.db.confessions.get(refused)).toBeUndefined();
     expect((await c.db.confessions.orderBy('feedOrder').first())?.id).toBe(id);
-    expect(errors).toMatchObject([{ context: 'confession_post' }]);
+  });
+
+  it('removes a deleted confession at once and puts it back exactly when the server refuses', async () => {
+    const c = device();
+    const card = confession({ isMine: true, feedOrder: 4 });
+    await c.db.confessions.put(card);
+    await c.run(writeConfessionDelete, card.id);
+    expect(await c.db.confessions.get(card.id)).toBeUndefined();
+    expect(await queued(c)).toMatchObject([{ type: 'confession_delete', confessionId: card.id }]);
+    // A reload meanwhile does not bring back a card whose deletion is still queued.
+    await c.cacheConfessions([card]);
+    expect(await c.db.confessions.get(card.id)).toBeUndefined();
+    await refuse(c, REFUSAL, undefined, 'forbidden');
+    expect(await c.db.confessions.get(card.id)).toEqual(card);
+  });
+});
+
+describe('live confession changes', () => {
+  it('puts a posted card on top, keeps this device’s own post (no longer pending), marks mine and removes deleted', async () => {
+    const c = device();
+    await c.db.confessions.bulkPut([confession({ feedOrder: 0 }), confession({ feedOrder: 1 })]);
+    const mine = await c.run(writeConfessionPost, 'my own', '😊', { nickname: 'ana' });
+    const [stranger] = [confession({ content: 'from someone' })];
+    const { feedOrder: _f, ...wire } = stranger!;
+    await deliver(c, [{ type: 'confession_posted', confession: wire }]);
+    const feed = await c.db.confessions.orderBy('feedOrder').toArray();
+    expect(feed[0]).toMatchObject({ id: stranger!.id, content: 'from someone', isMine: false });
+    expect(feed[1]).toMatchObject({ id: mine, pending: true });
+
+    // The server's copy of my own post: as strangers see it; mine stays mine, and it is delivered.
+    const own = (await c.db.confessions.get(mine))!;
+    await deliver(c, [
+      {
+        type: 'confession_posted',
+        confession: {
+          ...own,
+          nickname: 'ana',
+          isMine: false,
+          pending: undefined,
+          feedOrder: undefined,
+        } as never,
+      },
+    ]);
+    const settled = await c.db.confessions.get(mine);
+    expect(settled).toMatchObject({ id: mine, isMine: true, feedOrder: own.feedOrder });
+    expect(settled?.pending).toBeUndefined();
+
+    await deliver(c, [{ type: 'confession_mine', confessionId: stranger!.id }]);
+    expect((await c.db.confessions.get(stranger!.id))?.isMine).toBe(true);
+    await deliver(c, [{ type: 'confession_deleted', confessionId: stranger!.id }]);
+    expect(await c.db.confessions.get(stranger!.id)).toBeUndefined();
+  });
+
+  it('takes absolute counts, keeping this device’s queued reactions and comments on top', async () => {
+    const c = device();
+    const card = confession(); // relatable 3, feelYou 1 (mine)
+    await c.db.confessions.put(card);
+    await c.run(writeConfessionReaction, card.id, 'funny', true);
+    await c.run(writeConfessionReaction, card.id, 'feelYou', false);
+    const commentId = await c.run(writeConfessionComment, card.id, 'me too', { nickname: 'ana' });
+
+    // Others reacted and commented meanwhile; the server has not seen this device's writes.
+    await deliver(c, [
+      {
+        type: 'confession_counts',
+        confessionId: card.id,
+        reactions: { relatable: 7, funny: 2, feelYou: 4, shareWorthy: 1 },
+        commentCount: 3,
+      },
+    ]);
+    const shown = await c.db.confessions.get(card.id);
+    expect(shown?.reactions).toEqual({ relatable: 7, funny: 3, feelYou: 3, shareWorthy: 1 });
+    expect([...(shown?.myReactions ?? [])].sort()).toEqual(['funny']);
+    expect(shown?.commentCount).toBe(4);
+    expect(shown?.comments.map((m) => m.id)).toEqual([commentId]);
+
+    // Delivered: the server's next counts include them.
+    await ack(c);
+    await deliver(c, [
+      {
+        type: 'confession_counts',
+        confessionId: card.id,
+        reactions: { relatable: 7, funny: 3, feelYou: 3, shareWorthy: 1 },
+        commentCount: 4,
+      },
+    ]);
+    expect(await c.db.confessions.get(card.id)).toMatchObject({
+      reactions: { relatable: 7, funny: 3, feelYou: 3, shareWorthy: 1 },
+      commentCount: 4,
+    });
   });
 });
 
 describe('feed reloads', () => {
   it('keeps queued reactions and comments over a reloaded card until the server has them', async () => {
-    const server = new FakeServer(ME);
-    const c = makeClient(server);
-    client = c;
+    const c = device();
     const card = confession();
     await c.db.confessions.put(card);
-    await c.reactConfession(card.id, 'funny', true);
-    const commentId = await c.commentConfession(card.id, 'me too', { nickname: 'ana' });
+    await c.run(writeConfessionReaction, card.id, 'funny', true);
+    const commentId = await c.run(writeConfessionComment, card.id, 'me too', { nickname: 'ana' });
 
     await c.cacheConfessions([{ ...card, feedOrder: 3 }]); // the server's row, without them
     const shown = await c.db.confessions.get(card.id);
@@ -173,46 +250,8 @@ describe('feed reloads', () => {
     expect(shown?.reactions.funny).toBe(1);
     expect(shown?.comments).toMatchObject([{ id: commentId, nickname: 'ana', content: 'me too' }]);
 
-    c.start();
-    await drained(c);
+    await ack(c);
     await c.cacheConfessions([card]); // delivered: the server's row is the truth again
     expect(await c.db.confessions.get(card.id)).toEqual(card);
-  });
-});
-
-describe('exactly once', () => {
-  it('resends every confession and notification write after a reconnect; the server applies each once', async () => {
-    const server = new FakeServer(ME);
-    const c = await online(server);
-    const card = confession();
-    const note = notification();
-    await c.db.confessions.put(card);
-    await c.db.notifications.put({ ...note, unread: 1 });
-
-    server.dropAcks = true; // applied, but the acks are lost
-    await c.reactConfession(card.id, 'funny', true);
-    const commentId = await c.commentConfession(card.id, 'hugs');
-    const postId = await c.postConfession('new here', '😊');
-    await c.markNotificationRead(note.id);
-    await waitFor(() => expect(server.applied).toHaveLength(4));
-    const sent = server.received.filter((f) => 'mid' in f).map((f) => [f.type, f.deviceId, f.mid]);
-
-    server.dropAcks = false;
-    server.cutAll();
-    await drained(c);
-    const all = server.received.filter((f) => 'mid' in f).map((f) => [f.type, f.deviceId, f.mid]);
-    expect(all).toEqual([...sent, ...sent]);
-    expect(server.applied.map((f) => f.type)).toEqual([
-      'confession_react',
-      'confession_comment',
-      'confession_post',
-      'mark_notification_read',
-    ]);
-    // The optimistic state stood through it all.
-    const after = await c.db.confessions.get(card.id);
-    expect(after?.reactions.funny).toBe(1);
-    expect(after?.comments.map((m) => m.id)).toEqual([commentId]);
-    expect(await c.db.confessions.get(postId)).toBeDefined();
-    expect((await c.db.notifications.get(note.id))?.isRead).toBe(true);
   });
 });

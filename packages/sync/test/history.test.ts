@@ -1,9 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { createSyncClient, openUserDatabase, type SyncClient } from '../src';
-import { FakeServer, waitFor } from './support/fake-server';
-import { BO, ME, incoming } from './support/fixtures';
+import type { SyncClient } from '../src';
+import { BO, ME, incoming, makeClient } from './support/fixtures';
 
 let client: SyncClient | undefined;
 afterEach(async () => {
@@ -11,17 +9,11 @@ afterEach(async () => {
   client = undefined;
 });
 
-function clientWithFetch(fetchImpl: typeof fetch, server = new FakeServer(ME)): SyncClient {
-  return createSyncClient({
-    self: ME,
-    token: server.token,
-    baseUrl: 'http://campus.test',
-    wsUrl: 'ws://campus.test/ws',
-    db: openUserDatabase(ME.id, { indexedDB: new IDBFactory(), IDBKeyRange }),
-    WebSocketImpl: server.WebSocketImpl,
-    fetchImpl,
-    timing: { reconnectMinMs: 10, reconnectMaxMs: 20 },
-  });
+const TOKEN = 'session-token-0123456789';
+
+/** A device that never connects: only its REST loads are tested here, against a stubbed fetch. */
+function clientWithFetch(fetchImpl: typeof fetch): SyncClient {
+  return makeClient(undefined, fetchImpl);
 }
 
 describe('history through REST', () => {
@@ -37,7 +29,7 @@ describe('history through REST', () => {
     expect(calls).toEqual([
       {
         url: `http://campus.test/api/chat/${BO.id}?page=2&limit=30`,
-        auth: `Bearer ${new FakeServer(ME).token}`,
+        auth: `Bearer ${TOKEN}`,
       },
     ]);
     expect((await client.db.messages.get(page[0]!.id))?.peerId).toBe(BO.id);
@@ -91,57 +83,5 @@ describe('history through REST', () => {
     });
     await expect(client.loadDirectPage(BO.id, 1)).rejects.toThrow('Error loading chat history.');
     await expect(client.loadDirectPage(BO.id, 2)).rejects.toThrow('Error loading older messages.');
-  });
-});
-
-describe('groups', () => {
-  it('shows a joined group, sends to it optimistically and counts members’ messages as unread', async () => {
-    const server = new FakeServer(ME);
-    client = clientWithFetch(fetch, server);
-    client.start();
-    await waitFor(() => client!.getState().status === 'online');
-    const group = {
-      id: 'g1',
-      name: 'Study',
-      createdAt: '2026-11-23T08:00:00.000Z',
-      createdBy: ME.id,
-      members: [ME, BO],
-      avatarUrl: null,
-    };
-    server.emit({ type: 'group_joined', seq: 0, group });
-    await waitFor(async () =>
-      expect(await client!.db.conversations.get('g1')).toMatchObject({
-        name: 'Study',
-        isGroup: true,
-        unreadCount: 0,
-      }),
-    );
-
-    server.answering = false;
-    const id = await client.sendGroupMessage('g1', 'hello group');
-    expect(await client.db.groupMessages.get(id)).toMatchObject({ status: 'sending', group: 'g1', from: ME });
-    expect((await client.db.conversations.get('g1'))?.lastMessageSnippet).toBe('hello group');
-    await waitFor(() => expect(server.framesOfType('send_group_message')).toHaveLength(1));
-
-    const frame = server.framesOfType('send_group_message')[0]!;
-    const stored = {
-      id: frame.id,
-      from: ME,
-      group: 'g1',
-      content: frame.content,
-      timestamp: new Date().toISOString(),
-      attachmentUrl: null,
-      attachmentType: null,
-    };
-    server.emit({ type: 'receive_group_message', seq: 0, message: stored });
-    server.emit({
-      type: 'receive_group_message',
-      seq: 0,
-      message: { ...stored, id: crypto.randomUUID(), from: BO, content: 'hi all' },
-    });
-    await waitFor(async () => expect((await client!.db.conversations.get('g1'))?.unreadCount).toBe(1));
-    expect((await client.db.groupMessages.get(id))?.status).toBe('sent');
-    // The stored copy settled the queued send even though its ack never came.
-    expect(await client.db.outbox.count()).toBe(0);
   });
 });

@@ -5,17 +5,34 @@ import {
   createSyncClient,
   openUserDatabase,
   type CampusDatabase,
+  type NetworkSignal,
   type RealtimeTiming,
   type SyncClient,
 } from '../../../packages/sync/src';
+import { readCursor } from '../../../packages/sync/src/meta';
+import type { Wire } from './wire';
 
 export type { Student, TestServer };
 export { addStudent };
 
-/** The real server on a temp SQLite database; mutation rate limits raised so a test can send in bursts. */
-export function startSystemServer(): Promise<TestServer> {
-  return startTestServer({ realtime: { ratePerSecond: 100_000, rateBurst: 100_000 } });
+type RealtimeOverrides = NonNullable<Parameters<typeof startTestServer>[0]>['realtime'];
+
+/**
+ * The real server on a temp SQLite database; mutation rate limits raised so a test can send in bursts
+ * (`realtime` overrides them and the other tunables, e.g. a small pull page size).
+ */
+export function startSystemServer(realtime: RealtimeOverrides = {}): Promise<TestServer> {
+  return startTestServer({ realtime: { ratePerSecond: 100_000, rateBurst: 100_000, ...realtime } });
 }
+
+/** Reconnects in tens of milliseconds so tests run fast; the real bounds are tested on reconnectDelay. */
+export const FAST: RealtimeTiming = {
+  reconnectMinMs: 10,
+  reconnectMaxMs: 40,
+  connectTimeoutMs: 1000,
+  heartbeatMs: 1000,
+  deadPeerMs: 3000,
+};
 
 /** What a client's sockets did: connections opened and frames sent, by type. */
 export interface WireCounts {
@@ -58,22 +75,50 @@ export interface DeviceOptions {
   /** Port to connect to instead of the server's (a proxy). */
   port?: number;
   counts?: WireCounts;
+  /** Records the device's frames (takes precedence over `counts`). */
+  wire?: Wire;
   timing?: Partial<RealtimeTiming>;
+  /** The device's network switch (fakeNetwork); none by default, as in Node. */
+  network?: NetworkSignal;
+  /** Sign in with this token instead of the student's session. */
+  token?: string;
 }
 
-export function startDevice(options: DeviceOptions): SyncClient {
+/** A device not started yet: what it writes waits in its outbox. */
+export function newDevice(options: DeviceOptions): SyncClient {
   const port = options.port ?? options.server.port;
-  const client = createSyncClient({
+  return createSyncClient({
     self: options.student.ref,
-    token: options.student.token,
+    token: options.token ?? options.student.token,
     baseUrl: options.server.url,
     wsUrl: `ws://127.0.0.1:${port}/ws`,
     db: options.db,
-    WebSocketImpl: options.counts ? countingWebSocket(options.counts) : WebSocket,
+    WebSocketImpl:
+      options.wire?.WebSocketImpl ?? (options.counts ? countingWebSocket(options.counts) : WebSocket),
     timing: options.timing,
+    network: options.network ?? null,
   });
+}
+
+export function startDevice(options: DeviceOptions): SyncClient {
+  const client = newDevice(options);
   client.start();
   return client;
+}
+
+/** Polls until `check` passes (returns anything but false without throwing); rethrows its last failure. */
+export async function waitFor(check: () => unknown, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown = new Error('waitFor timed out');
+  while (Date.now() < deadline) {
+    try {
+      if ((await check()) !== false) return;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw last;
 }
 
 /** Polls until `check` returns true. */
@@ -92,4 +137,51 @@ export async function chatBySeq(db: CampusDatabase, peerId: string) {
     .between([peerId, -Infinity], [peerId, Infinity])
     .toArray();
   return rows;
+}
+
+/** The highest seq in the server's change log (0 when empty). */
+export function headSeq(server: TestServer): number {
+  const row = server.deps.sqlite.prepare('SELECT MAX(seq) AS seq FROM change_log').get() as {
+    seq: number | null;
+  };
+  return row.seq ?? 0;
+}
+
+/**
+ * Brings the device past its first sync, which is a snapshot (sync_reset) rather than pages of changes: the
+ * log gets a change if it has none (two other students start a group), the device syncs and stops. From then
+ * on it catches up by pulling changes after its cursor. Resolves with that cursor.
+ */
+export async function syncOnce(server: TestServer, student: Student, db: CampusDatabase): Promise<number> {
+  if (headSeq(server) === 0) {
+    const [x, y] = [await addStudent(server, 'Xia', 'Seed'), await addStudent(server, 'Yun', 'Seed')];
+    const res = await server.post('/api/groups', { name: 'Seed', memberIds: [y.id] }, x.token);
+    if (res.status !== 201) throw new Error(`seed group: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  const client = startDevice({ server, student, db, timing: FAST });
+  try {
+    await until(async () => (await readCursor(db)) > 0, 10_000, 'the first sync');
+  } finally {
+    await client.stop();
+  }
+  return readCursor(db);
+}
+
+/** A network switch the test flips, standing in for the browser's online/offline events. */
+export function fakeNetwork() {
+  let up = true;
+  const listeners = new Set<(online: boolean) => void>();
+  return {
+    signal: {
+      online: () => up,
+      onChange(listener: (online: boolean) => void) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    } satisfies NetworkSignal,
+    set(online: boolean) {
+      up = online;
+      for (const listener of listeners) listener(online);
+    },
+  };
 }

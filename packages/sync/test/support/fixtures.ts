@@ -1,13 +1,6 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { AppNotification, Confession, DirectMessage, UserRef } from '@campus/protocol';
-import {
-  createSyncClient,
-  openUserDatabase,
-  type CampusSyncClient,
-  type LocalConfession,
-  type NetworkSignal,
-} from '../../src';
-import type { FakeServer } from './fake-server';
+import { createSyncClient, openUserDatabase, type LocalConfession, type SyncClient } from '../../src';
 
 export const ME: UserRef = { id: 'user-me', firstName: 'Ana', lastName: 'Lee', profilePictureUrl: null };
 export const BO: UserRef = {
@@ -18,52 +11,24 @@ export const BO: UserRef = {
 };
 export const CY: UserRef = { id: 'user-cy', firstName: 'Cy', lastName: 'Ray', profilePictureUrl: null };
 
-/** Reconnects in tens of milliseconds so tests run fast; the real bounds are tested on reconnectDelay. */
-export const FAST = {
-  reconnectMinMs: 10,
-  reconnectMaxMs: 40,
-  connectTimeoutMs: 1000,
-  heartbeatMs: 1000,
-  deadPeerMs: 3000,
-};
-
-/** A client on its own fresh IndexedDB (a separate device), talking to `server`. */
+/**
+ * A client on its own fresh IndexedDB (a separate device) that is never started: its writes, rollbacks and
+ * change appliers run for real, and the test plays the server's answers through support/engine.ts. What needs
+ * the wire (pulls, reconnects, exactly once) is tested against the real server in tests/system.
+ */
 export function makeClient(
-  server: FakeServer,
   db = openUserDatabase(ME.id, { indexedDB: new IDBFactory(), IDBKeyRange }),
-  timing: Partial<typeof FAST> = {},
-  network: NetworkSignal | null = null,
-): CampusSyncClient {
+  fetchImpl: typeof fetch = () => Promise.reject(new TypeError('no server in unit tests')),
+): SyncClient {
   return createSyncClient({
     self: ME,
-    token: server.token,
+    token: 'session-token-0123456789',
     baseUrl: 'http://campus.test',
-    wsUrl: 'ws://campus.test/ws',
+    wsUrl: 'ws://127.0.0.1:9/ws',
     db,
-    WebSocketImpl: server.WebSocketImpl,
-    fetchImpl: server.fetch,
-    timing: { ...FAST, ...timing },
-    network,
+    fetchImpl,
+    network: null,
   });
-}
-
-/** A network switch the test flips, standing in for the browser's online/offline events. */
-export function fakeNetwork() {
-  let up = true;
-  const listeners = new Set<(online: boolean) => void>();
-  return {
-    signal: {
-      online: () => up,
-      onChange(listener: (online: boolean) => void) {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-    } satisfies NetworkSignal,
-    set(online: boolean) {
-      up = online;
-      for (const listener of listeners) listener(online);
-    },
-  };
 }
 
 let clock = Date.parse('2026-11-23T09:00:00.000Z');

@@ -50,7 +50,7 @@ export function LoginForm({ initialEmail, notice, onForgotPassword }: LoginFormP
         setBusy(false);
         return;
       }
-      navigate(safeReturnPath(location.state) ?? '/talk', { replace: true });
+      void navigate(safeReturnPath(location.state) ?? '/talk', { replace: true });
     } catch (failure) {
       setError(failureText(failure, MSG.loginFailed, MSG.networkError));
       setBusy(false);

@@ -37,7 +37,7 @@ export function OtpForm({ values, sentMessage, onBack }: OtpFormProps) {
     try {
       signIn(await verifyOtp(api, values.email, code));
       // A new student's next step is the student-ID upload (their document is pending submission).
-      navigate('/upload-document', { replace: true });
+      void navigate('/upload-document', { replace: true });
     } catch (failure) {
       setError(failureText(failure, MSG.otpVerifyFailed, MSG.otpVerifyNetwork));
       setBusy(null);

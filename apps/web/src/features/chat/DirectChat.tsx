@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { CHAT, CHAT_MSG, UNKNOWN_USER } from '@campus/protocol';
-import type { LocalDirectMessage } from '@campus/sync';
+import { writeDirectMessage, type LocalDirectMessage } from '@campus/sync';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { useSync } from '../sync/sync-context';
 import { ChatHeader } from './ChatHeader';
@@ -52,7 +52,8 @@ export function DirectChat({ partnerId }: { partnerId: string }) {
   const send = (text: string) => {
     typing.stop();
     inline.clear();
-    void client.sendDirectMessage(
+    void client.run(
+      writeDirectMessage,
       partner?.ref ?? { ...UNKNOWN_USER, id: partnerId },
       text,
       replyTo?.id ?? null,

@@ -1,5 +1,5 @@
 import { replyPreview } from '@campus/protocol';
-import type { LocalDirectMessage } from '@campus/sync';
+import { writeDiscard, writeReaction, writeRetry, type LocalDirectMessage } from '@campus/sync';
 import { useSync } from '../sync/sync-context';
 import { MessageActions } from './MessageActions';
 import { MessageBubble } from './MessageBubble';
@@ -37,12 +37,14 @@ export function DirectMessageItem({ message, replied, partnerName, onReply }: Pr
           <MessageActions
             current={current}
             onReply={() => onReply(message)}
-            onReact={(emoji) => void client.react(message.id, nextReaction(current, emoji), message.peerId)}
+            onReact={(emoji) =>
+              void client.run(writeReaction, message.id, nextReaction(current, emoji), message.peerId)
+            }
           />
         ) : null
       }
-      onRetry={() => void client.retry(message.id)}
-      onDiscard={() => void client.discard(message.id)}
+      onRetry={() => void client.run(writeRetry, message.id)}
+      onDiscard={() => void client.run(writeDiscard, message.id)}
     />
   );
 }

@@ -1,4 +1,5 @@
 import type { MessageStatus } from '@campus/protocol';
+import { PendingClock } from './PendingClock';
 
 const LABELS: Partial<Record<MessageStatus, string>> = {
   sending: 'Sending',
@@ -7,10 +8,14 @@ const LABELS: Partial<Record<MessageStatus, string>> = {
   read: 'Read',
 };
 
-/** One check for sending and sent, a grey double check for delivered, a blue one for read. */
+/**
+ * A clock while sending (the message has not reached the server: it may be queued offline), one check for
+ * sent, a grey double check for delivered, a blue one for read.
+ */
 export function StatusTicks({ status }: { status: MessageStatus }) {
   const label = LABELS[status];
   if (!label) return null;
+  if (status === 'sending') return <PendingClock label={label} className="ticks ticks--sending" />;
   const double = status === 'delivered' || status === 'read';
   return (
     <span className={`ticks ticks--${status}`} role="img" aria-label={label} title={label}>
@@ -19,6 +24,7 @@ export function StatusTicks({ status }: { status: MessageStatus }) {
         height="12"
         viewBox={double ? '0 0 18 12' : '0 0 12 12'}
         aria-hidden="true"
+        data-icon={double ? 'double-tick' : 'tick'}
       >
         <path d="M1 6.5l3 3L11 2" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
         {double ? (

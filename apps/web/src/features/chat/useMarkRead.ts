@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { CHAT } from '@campus/protocol';
-import type { LocalDirectMessage } from '@campus/sync';
+import { writeMarkRead, type LocalDirectMessage } from '@campus/sync';
 import { useSync } from '../sync/sync-context';
 
 /** Whether the page is visible (not a background tab or a minimised window). */
@@ -31,7 +31,9 @@ export function useMarkRead(partnerId: string, messages: readonly LocalDirectMes
     for (let i = 0; i < ids.length; i += CHAT.maxReadBatch) {
       const batch = ids.slice(i, i + CHAT.maxReadBatch);
       batch.forEach((id) => asked.current.add(id));
-      void client.markRead(partnerId, batch).catch(() => batch.forEach((id) => asked.current.delete(id)));
+      void client
+        .run(writeMarkRead, partnerId, batch)
+        .catch(() => batch.forEach((id) => asked.current.delete(id)));
     }
   }, [client, messages, partnerId, visible]);
 }

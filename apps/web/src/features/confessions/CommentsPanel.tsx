@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import {
   CONFESSION_MSG,
   CONFESSIONS,
@@ -6,9 +6,10 @@ import {
   type Confession,
   type ConfessionComment,
 } from '@campus/protocol';
+import { writeConfessionComment } from '@campus/sync';
 import { useApi } from '../../lib/ApiContext';
-import { useCampusSync, useSync } from '../sync/sync-context';
-import { NoAuthTokenError, addComment, errorLine, fetchComments, requireAuthToken } from './confessions-api';
+import { useSync } from '../sync/sync-context';
+import { NoAuthTokenError, errorLine, fetchComments, requireAuthToken } from './confessions-api';
 import { Dialog } from '../../components/Dialog';
 import { ErrorText } from './ErrorText';
 import type { QueuedWrites } from './queued-writes';
@@ -28,8 +29,6 @@ interface CommentsPanelProps {
   onDraft(change: (text: string) => string): void;
   onNeedNickname(): void;
   onClose(): void;
-  /** The card's comment count moves (up for a comment, down again for a refused one). */
-  onCount(change: (count: number) => number): void;
 }
 
 type ListState =
@@ -40,11 +39,10 @@ const loadError = (failure: unknown) =>
 
 /** The comments of one confession and a 500-character box: Enter posts, Shift+Enter adds a line. */
 export function CommentsPanel(props: CommentsPanelProps) {
-  const { confession, nickname, canWrite, now, writes, onDraft, onCount } = props;
+  const { confession, nickname, canWrite, now, writes, onDraft } = props;
   const text = props.draft;
   const api = useApi();
-  const { db } = useSync();
-  const writer = useCampusSync();
+  const client = useSync();
   const boxId = useId();
   const counterId = useId();
   const [list, setList] = useState<ListState>({ kind: 'loading' });
@@ -56,17 +54,14 @@ export function CommentsPanel(props: CommentsPanelProps) {
     return () => stops.forEach((stop) => stop());
   }, []);
   const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const comments = await fetchComments(api, confession.id);
-      setList({ kind: 'done', comments });
-      return comments.length;
-    } catch (failure) {
-      setList({ kind: 'error', message: loadError(failure) });
-      return null;
-    }
-  }, [api, confession.id]);
+  /**
+   * The card's cached comments, for the offline fallback. Read through a ref: the card changes with every
+   * write (this panel's own comment too), which must not fetch the list again.
+   */
+  const cachedComments = useRef(confession.comments);
+  useEffect(() => {
+    cachedComments.current = confession.comments;
+  }, [confession.comments]);
 
   useEffect(() => {
     let live = true;
@@ -80,7 +75,7 @@ export function CommentsPanel(props: CommentsPanelProps) {
         const offline = !navigator.onLine && !(failure instanceof NoAuthTokenError);
         setList(
           offline
-            ? { kind: 'done', comments: confession.comments }
+            ? { kind: 'done', comments: cachedComments.current }
             : { kind: 'error', message: loadError(failure) },
         );
       },
@@ -88,16 +83,18 @@ export function CommentsPanel(props: CommentsPanelProps) {
     return () => {
       live = false;
     };
-  }, [api, confession.id, confession.comments]);
+  }, [api, confession.id]);
 
-  /** A queued comment the server refused: it leaves the list and the count, its text returns to the box. */
+  /**
+   * A queued comment the server refused: it leaves the list (the sync client takes it off the card and its
+   * count), its text returns to the box.
+   */
   function refused(id: string, content: string, reason: string) {
     setList((current) =>
       current.kind === 'done'
         ? { kind: 'done', comments: current.comments.filter((comment) => comment.id !== id) }
         : current,
     );
-    onCount((count) => Math.max(0, count - 1));
     onDraft((current) => current || content);
     setError(reason || CONFESSION_MSG.commentFailed);
   }
@@ -106,32 +103,29 @@ export function CommentsPanel(props: CommentsPanelProps) {
     setBusy(true);
     setError(null);
     try {
-      if (writer) {
-        requireAuthToken();
-        // Through the outbox, so a comment written offline is delivered once when the network is back.
-        const body = content.trim();
-        const id = await writer.commentConfession(confession.id, body, { nickname });
-        watching.current.push(writes.watch(db, id, (reason) => refused(id, body, reason)));
-        const mine: ConfessionComment = {
-          id,
-          confessionId: confession.id,
-          nickname,
-          content: body,
-          createdAt: new Date().toISOString(),
-          isMine: true,
-        };
-        onDraft(() => '');
-        setList((current) => ({
-          kind: 'done',
-          comments: [...(current.kind === 'done' ? current.comments : confession.comments), mine],
-        }));
-        onCount((count) => count + 1);
-        return;
-      }
-      await addComment(api, confession.id, content);
+      requireAuthToken();
+      // Through the outbox, so a comment written offline is delivered once when the network is back. The
+      // card's comment count moves with it in the cache.
+      const body = content.trim();
+      const id = await client.run(writeConfessionComment, confession.id, body, { nickname });
+      watching.current.push(writes.watch(client.db, id, (reason) => refused(id, body, reason)));
+      const mine: ConfessionComment = {
+        id,
+        confessionId: confession.id,
+        nickname,
+        content: body,
+        createdAt: new Date().toISOString(),
+        isMine: true,
+      };
       onDraft(() => '');
-      const count = await load();
-      onCount((current) => count ?? current + 1);
+      setList((current) => ({
+        kind: 'done',
+        comments: [
+          // The cached card already holds this comment (the write put it there).
+          ...(current.kind === 'done' ? current.comments : cachedComments.current).filter((c) => c.id !== id),
+          mine,
+        ],
+      }));
     } catch (failure) {
       setError(errorLine(failure, CONFESSION_MSG.commentFailed, true).message);
     } finally {

@@ -1,8 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
-import { CONFESSIONS, DEFAULT_MOOD, MOODS, moodLabel, type Confession } from '@campus/protocol';
-import { useApi } from '../../lib/ApiContext';
-import { useCampusSync } from '../sync/sync-context';
-import { POST_FAILED, errorLine, postConfession, requireAuthToken, type ErrorLine } from './confessions-api';
+import { CONFESSIONS, DEFAULT_MOOD, MOODS, moodLabel } from '@campus/protocol';
+import { writeConfessionPost } from '@campus/sync';
+import { useSync } from '../sync/sync-context';
+import { POST_FAILED, errorLine, requireAuthToken, type ErrorLine } from './confessions-api';
 import { Dialog } from '../../components/Dialog';
 import { ErrorText } from './ErrorText';
 import { useCensorGate } from './useCensorGate';
@@ -12,13 +12,13 @@ interface ComposerProps {
   college: string | null;
   nickname: string;
   onClose(): void;
-  onPosted(confession: Confession | null): void;
+  /** The post is queued and on top of the feed (pending until the server has it). */
+  onPosted(id: string): void;
 }
 
 /** The post composer: mood, text (1000 characters), live preview, moderation and the censor confirmation. */
 export function ComposerDialog({ college, nickname, onClose, onPosted }: ComposerProps) {
-  const writer = useCampusSync();
-  const api = useApi();
+  const client = useSync();
   const textId = useId();
   const counterId = useId();
   const [mood, setMood] = useState<string>(DEFAULT_MOOD);
@@ -30,14 +30,11 @@ export function ComposerDialog({ college, nickname, onClose, onPosted }: Compose
     setBusy(true);
     setError(null);
     try {
-      if (writer && !navigator.onLine) {
-        requireAuthToken();
-        // Offline: queued in the outbox (the server moderates it again when it arrives), shown from the cache.
-        await writer.postConfession(content.trim(), mood, { nickname, college });
-        onPosted(null);
-        return;
-      }
-      onPosted(await postConfession(api, { content, emotionTag: mood, college }));
+      requireAuthToken();
+      // Through the outbox, online or not: the card shows at once (pending) and is delivered exactly once;
+      // the server moderates it again. A refusal comes back to the feed as a message_error.
+      const id = await client.run(writeConfessionPost, content.trim(), mood, { nickname, college });
+      onPosted(id);
     } catch (failure) {
       setError(errorLine(failure, POST_FAILED, true));
       setBusy(false);

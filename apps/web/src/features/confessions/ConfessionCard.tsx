@@ -5,15 +5,17 @@ import {
   REACTION_TYPES,
   moodLabel,
   relativeTime,
-  type Confession,
   type ReactionType,
 } from '@campus/protocol';
+import type { LocalConfession } from '@campus/sync';
 import { Icon } from '../../components/Icon';
+import { PendingClock } from '../chat/PendingClock';
 import { CardMenu } from './CardMenu';
 import { cardFontPx } from './card-font';
 
 interface CardProps {
-  confession: Confession;
+  /** `pending`: this device's post of it has not reached the server yet. */
+  confession: LocalConfession;
   /** aria-posinset / aria-setsize in the feed (-1 while more may load). */
   position: number;
   setSize: number;
@@ -86,6 +88,7 @@ export function ConfessionCard(props: CardProps) {
         <time className="cf-card__time" dateTime={confession.createdAt}>
           {relativeTime(confession.createdAt, props.now)}
         </time>
+        {confession.pending ? <PendingClock label="Posting…" className="cf-pending" /> : null}
         {showCollege && confession.college ? <span className="cf-college">{confession.college}</span> : null}
         {confession.isMine ? <CardMenu onDelete={props.onDelete} /> : null}
       </header>

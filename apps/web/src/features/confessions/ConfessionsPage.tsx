@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { CONFESSION_MSG, type Confession } from '@campus/protocol';
+import { CONFESSION_MSG } from '@campus/protocol';
 import { Icon } from '../../components/Icon';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { useNow } from '../notifications/useNow';
@@ -71,8 +71,7 @@ export function ConfessionsPage() {
     return true;
   }
 
-  const commenting: Confession | undefined =
-    modal?.kind === 'comments' ? feed.items.find((item) => item.id === modal.id) : undefined;
+  const commenting = modal?.kind === 'comments' ? feed.items.find((item) => item.id === modal.id) : undefined;
 
   return (
     <section className="page cf-page" aria-labelledby="page-title">
@@ -153,10 +152,7 @@ export function ConfessionsPage() {
           college={college}
           nickname={nicknameText}
           onClose={() => setModal(null)}
-          onPosted={() => {
-            setModal(null);
-            void feed.reload();
-          }}
+          onPosted={() => setModal(null)}
         />
       ) : null}
       {commenting ? (
@@ -172,9 +168,6 @@ export function ConfessionsPage() {
           }
           onNeedNickname={() => setModal({ kind: 'nickname', then: modal })}
           onClose={() => setModal(null)}
-          onCount={(change) =>
-            feed.patch(commenting.id, (item) => ({ ...item, commentCount: change(item.commentCount) }))
-          }
         />
       ) : null}
     </section>

@@ -1,30 +1,22 @@
 import { useEffect, useRef, useState } from 'react';
 import { CONFESSION_MSG, type ReactionType } from '@campus/protocol';
-import { useApi } from '../../lib/ApiContext';
+import { writeConfessionDelete, writeConfessionReaction } from '@campus/sync';
 import { usePlatform } from '../../platform';
-import { useCampusSync, useSync } from '../sync/sync-context';
+import { useSync } from '../sync/sync-context';
 import { ConfessionCard } from './ConfessionCard';
-import {
-  deleteConfession,
-  errorLine,
-  reactToConfession,
-  requireAuthToken,
-  type ErrorLine,
-} from './confessions-api';
+import { errorLine, requireAuthToken, type ErrorLine } from './confessions-api';
 import { ConfirmDialog } from '../../components/Dialog';
 import { ErrorText } from './ErrorText';
 import { MissingNote, OfflineNote } from './FeedNotes';
-import { forgetCachedConfession } from './feed-cache';
 import type { QueuedWrites } from './queued-writes';
-import { withReaction } from './reaction-toggle';
 import { shareCardAsImage } from './share-image';
-import type { FeedTab, useFeed } from './useFeed';
+import type { Feed, FeedTab } from './useFeed';
 import { useHighlight } from './useHighlight';
 import { useInfiniteScroll } from './useInfiniteScroll';
 import { useWriteRefusals } from './useWriteRefusals';
 
 interface FeedListProps {
-  feed: ReturnType<typeof useFeed>;
+  feed: Feed;
   tab: FeedTab;
   targetId: string | null;
   /** The clock of the relative times. */
@@ -48,10 +40,8 @@ function Skeletons() {
 /** The cards of one tab with their reactions, delete, share, paging and the feed's states. */
 export function FeedList(props: FeedListProps) {
   const { feed, tab, targetId, now, writes, needsNickname, onComments } = props;
-  const api = useApi();
   const platform = usePlatform();
-  const { db } = useSync();
-  const writer = useCampusSync();
+  const client = useSync();
   const [actionError, setActionError] = useState<ErrorLine | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const { highlighted, missing } = useHighlight(targetId, feed);
@@ -62,13 +52,13 @@ export function FeedList(props: FeedListProps) {
   useWriteRefusals(writes, setActionError, feed.reload);
 
   const feedRef = useRef<HTMLDivElement>(null);
-  /** Where focus goes once a deleted card has left the list ('' for the feed itself). */
-  const focusAfterDelete = useRef<string | null>(null);
+  /** A deleted card, and where focus goes once it has left the list ('' for the feed itself). */
+  const focusAfterDelete = useRef<{ deleted: string; target: string } | null>(null);
   useEffect(() => {
-    const target = focusAfterDelete.current;
-    if (target === null) return;
+    const pending = focusAfterDelete.current;
+    if (pending === null || feed.items.some((item) => item.id === pending.deleted)) return;
     focusAfterDelete.current = null;
-    (document.getElementById(target) ?? feedRef.current)?.focus();
+    (document.getElementById(pending.target) ?? feedRef.current)?.focus();
   });
 
   /** `gated` false: the retry after a nickname was chosen for this very reaction. */
@@ -85,35 +75,26 @@ export function FeedList(props: FeedListProps) {
       return;
     }
     setActionError(null);
-    feed.patch(id, (item) => withReaction(item, type, on));
-    // Through the outbox: a reaction made offline is delivered once when the network is back. A refusal
-    // comes back as a message_error (handled above).
-    if (writer) {
-      void writer.reactConfession(id, type, on);
-      return;
-    }
-    reactToConfession(api, id, type).then(
-      (answer) => feed.patch(id, (item) => ({ ...item, ...answer })),
-      (failure: unknown) => {
-        setActionError(errorLine(failure, CONFESSION_MSG.reactionFailed));
-        void feed.reload();
-      },
-    );
+    // Through the outbox: the card changes at once and the reaction is delivered exactly once, also when it
+    // was made offline. A refusal comes back as a message_error (useWriteRefusals).
+    void client.run(writeConfessionReaction, id, type, on);
   }
 
   async function confirmDelete(id: string) {
     setDeleting(null);
     setActionError(null);
     try {
-      await deleteConfession(platform.serverUrl, id);
-      const index = feed.items.findIndex((item) => item.id === id);
-      const next = feed.items[index + 1] ?? feed.items[index - 1];
-      focusAfterDelete.current = next ? `confession-${next.id}` : '';
-      feed.remove(id);
-      await forgetCachedConfession(db, id).catch(() => undefined);
+      requireAuthToken();
     } catch (failure) {
       setActionError(errorLine(failure, CONFESSION_MSG.deleteFailed));
+      return;
     }
+    const index = feed.items.findIndex((item) => item.id === id);
+    const next = feed.items[index + 1] ?? feed.items[index - 1];
+    focusAfterDelete.current = { deleted: id, target: next ? `confession-${next.id}` : '' };
+    // The card leaves the cache at once (and every other feed once the server has it); a refusal puts it
+    // back and says 'Failed to delete confession'.
+    await client.run(writeConfessionDelete, id);
   }
 
   async function share(card: HTMLElement) {

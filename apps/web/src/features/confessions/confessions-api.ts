@@ -2,28 +2,21 @@ import {
   CONFESSION_MSG,
   CONFESSIONS,
   commentsPageSchema,
-  confessionSchema,
-  errorText,
   feedResponseSchema,
   moderateResponseSchema,
   nicknameCheckResponseSchema,
   nicknameResponseSchema,
-  reactResponseSchema,
-  type Confession,
   type ConfessionComment,
   type FeedResponse,
   type ModerationResult,
-  type ReactionType,
+  type MessageErrorFrame,
+  type RealtimeErrorReason,
 } from '@campus/protocol';
-import { ApiError, isApiError, type ApiClient, type ResponseSchema } from '../../lib/api';
+import { isApiError, type ApiClient, type ResponseSchema } from '../../lib/api';
 import { readSession } from '../../lib/session-storage';
 
 /** Bodies the spec leaves unshown: anything the server answers is accepted. */
 const anyBody: ResponseSchema<unknown> = { parse: (data) => data };
-/** The created confession when the server sends it (the spec does not promise a shape). */
-const maybeConfession: ResponseSchema<Confession | null> = {
-  parse: (data) => confessionSchema.safeParse(data).data ?? null,
-};
 
 /** The post error line (the spec gives no wording of its own for it). */
 export const POST_FAILED = 'Failed to post confession';
@@ -51,59 +44,10 @@ export async function fetchFeed(api: ApiClient, page: number, college: string | 
   return api.get(`/api/confessions/feed?${query.toString()}`, feedResponseSchema);
 }
 
-export async function postConfession(
-  api: ApiClient,
-  input: { content: string; emotionTag: string; college: string | null },
-): Promise<Confession | null> {
-  requireAuthToken();
-  // A client-made id: a retried post never makes two.
-  const body = { id: crypto.randomUUID(), imageUrl: null, ...input };
-  return api.post('/api/confessions/post', body, maybeConfession);
-}
-
-export async function reactToConfession(api: ApiClient, id: string, reactionType: ReactionType) {
-  requireAuthToken();
-  return api.post(`/api/confessions/${encodeURIComponent(id)}/react`, { reactionType }, reactResponseSchema);
-}
-
-export async function addComment(api: ApiClient, id: string, content: string): Promise<void> {
-  requireAuthToken();
-  const body = { id: crypto.randomUUID(), content };
-  await api.post(`/api/confessions/${encodeURIComponent(id)}/comment`, body, anyBody);
-}
-
 export async function fetchComments(api: ApiClient, id: string): Promise<ConfessionComment[]> {
   requireAuthToken();
   const page = await api.get(`/api/confessions/${encodeURIComponent(id)}/comments`, commentsPageSchema);
   return page.comments;
-}
-
-/**
- * DELETE is not part of the shared ApiClient (get/post only), so this one call builds its own request with
- * the same base URL, bearer token and ApiError semantics.
- */
-export async function deleteConfession(baseUrl: string, id: string): Promise<void> {
-  const token = readSession()?.token;
-  if (!token) throw new NoAuthTokenError();
-  const headers = { Accept: 'application/json', Authorization: `Bearer ${token}` };
-  let response: Response;
-  try {
-    response = await fetch(`${baseUrl}/api/confessions/${encodeURIComponent(id)}`, {
-      method: 'DELETE',
-      headers,
-    });
-  } catch {
-    throw new ApiError('network', 0, undefined, undefined);
-  }
-  if (response.ok) return;
-  const text = await response.text().catch(() => '');
-  let data: unknown;
-  try {
-    data = text ? (JSON.parse(text) as unknown) : undefined;
-  } catch {
-    data = undefined;
-  }
-  throw new ApiError('http', response.status, errorText(data), data);
 }
 
 /** The viewer's nickname, or null when none is set (the server answers 404). */
@@ -162,4 +106,26 @@ export function collegeName(college: unknown): string | null {
     return typeof name === 'string' && name.trim() ? name.trim() : null;
   }
   return null;
+}
+
+/**
+ * The HTTP status a refusal of a queued write stands for, so its red line reads as the spec's 'error with
+ * status' did when the write was a REST call (a refusal carries a reason code, not a status).
+ */
+const REFUSAL_STATUS: Partial<Record<RealtimeErrorReason, number>> = {
+  invalid: 400,
+  badFrame: 400,
+  notAuthenticated: 401,
+  forbidden: 403,
+  notFound: 404,
+  conflict: 409,
+  rateLimited: 429,
+  internal: 500,
+};
+
+/** The red line of a refused outbox write: the server's text (or `fallback`) and the status it stands for. */
+export function refusalLine(refusal: MessageErrorFrame, fallback: string, useServerText: boolean): ErrorLine {
+  const message = useServerText && refusal.error ? refusal.error : fallback;
+  const status = REFUSAL_STATUS[refusal.code];
+  return status ? { message, status } : { message };
 }

@@ -1,4 +1,3 @@
-import { liveQuery } from 'dexie';
 import type { MessageErrorFrame } from '@campus/protocol';
 import type { CampusDatabase } from '@campus/sync';
 
@@ -40,32 +39,4 @@ export class QueuedWrites {
     }
     return false;
   }
-}
-
-const isConfessionWrite = (type: string) => type.startsWith('confession_');
-
-/**
- * Resolves once no confession write of this device is queued any more (or after `timeoutMs`): a feed
- * reloaded before then would come back without them, and the cards would lose what the user did offline.
- */
-export function confessionWritesSent(db: CampusDatabase, timeoutMs = 20_000): Promise<void> {
-  return new Promise((resolve) => {
-    let finished = false;
-    const queued = liveQuery(() => db.outbox.filter((row) => isConfessionWrite(row.frame.type)).count());
-    const subscription = queued.subscribe({
-      next: (count) => {
-        if (count === 0) finish();
-      },
-      error: () => finish(),
-    });
-    const timer = setTimeout(finish, timeoutMs);
-    function finish() {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      // Deferred: the first answer may come before `subscription` is assigned.
-      queueMicrotask(() => subscription.unsubscribe());
-      resolve();
-    }
-  });
 }

@@ -1,19 +1,20 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { CONFESSION_MSG, CONFESSIONS, feedError, type Confession } from '@campus/protocol';
-import type { SyncClient } from '@campus/sync';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { CONFESSION_MSG, CONFESSIONS, feedError, type FeedResponse } from '@campus/protocol';
+import type { LocalConfession, SyncClient } from '@campus/sync';
 import { isApiError, type ApiClient } from '../../lib/api';
 import { useApi } from '../../lib/ApiContext';
 import { useSync } from '../sync/sync-context';
 import { NoAuthTokenError, fetchFeed } from './confessions-api';
-import { cacheFeedPage, readCachedFeed, updateCachedConfession } from './feed-cache';
-import { confessionWritesSent } from './queued-writes';
+import { cacheFeedPage, readCachedFeed, tabRows } from './feed-cache';
+import { useFeedTotals } from './useFeedTotals';
 
 export type FeedTab = 'college' | 'all';
 
-export interface FeedState {
-  /** Which tab and college these rows belong to. */
+/** Where the REST paging of one tab stands; the cards themselves come from the cache. */
+interface Paging {
+  /** Which tab and college this paging belongs to. */
   key: string;
-  items: Confession[];
   /** Pages loaded so far (0 before the first answer). */
   page: number;
   hasMore: boolean;
@@ -22,69 +23,57 @@ export interface FeedState {
   error: string | null;
   /** The last fetch never reached the server; `hasMore` is kept, loading resumes once back online. */
   offline: boolean;
-  /** The first page could not be fetched: these are the cached cards. */
+  /** The first page could not be fetched: the cards are what the cache had. */
   fromCache: boolean;
-  total: number | null;
-  collegeTotal: number | null;
 }
 
-const EMPTY: FeedState = {
-  key: '',
-  items: [],
+const START: Omit<Paging, 'key'> = {
   page: 0,
   hasMore: true,
   loading: true,
   error: null,
   offline: false,
   fromCache: false,
-  total: null,
-  collegeTotal: null,
 };
 
-type Update = (state: FeedState) => FeedState;
+type Update = (state: Paging) => Paging;
 
-/** Loads one page and says how the state changes: the page, the cached feed when offline, or the error. */
-async function nextState(input: {
+interface PageRequest {
   api: ApiClient;
   client: SyncClient;
   page: number;
   filter: string | null;
   key: string;
-  allTab: boolean;
-}): Promise<Update> {
-  const { api, page, filter, key } = input;
-  const { db } = input.client;
+  onAnswer(answer: FeedResponse): void;
+  removed: Set<string>;
+}
+
+/** Loads one page into the cache and says how the paging moves: on, offline, or the error. */
+async function loadPage(request: PageRequest): Promise<Update> {
+  const { page, key } = request;
   try {
-    const answer = await fetchFeed(api, page, filter);
-    // The cache is a convenience: a failing IndexedDB must not break the online feed.
-    void cacheFeedPage(input.client, page, answer.confessions, input.allTab).catch(() => undefined);
-    return (s) => {
-      const known = new Set(page === 1 ? [] : s.items.map((item) => item.id));
-      const fresh = answer.confessions.filter((item) => !known.has(item.id));
-      return {
-        key,
-        items: page === 1 ? fresh : [...s.items, ...fresh],
-        page,
-        // More pages exist while a page is full (the spec). A full page of cards already shown is not the
-        // end: pages are offsets, and new posts push older cards onto later pages.
-        hasMore: answer.confessions.length === CONFESSIONS.feedPageSize,
-        loading: false,
-        error: null,
-        offline: false,
-        fromCache: false,
-        total: answer.total,
-        collegeTotal: answer.collegeTotal,
-      };
-    };
+    const answer = await fetchFeed(request.api, page, request.filter);
+    request.onAnswer(answer);
+    // Awaited, so the cards are on screen when loading ends; a failing IndexedDB only loses them.
+    await cacheFeedPage(request.client, page, answer.confessions, request.filter, request.removed).catch(
+      () => undefined,
+    );
+    return () => ({
+      ...START,
+      key,
+      page,
+      // More pages exist while a page is full (the spec). A full page of cards already shown is not the
+      // end: pages are offsets, and new posts push older cards onto later pages.
+      hasMore: answer.confessions.length === CONFESSIONS.feedPageSize,
+      loading: false,
+    });
   } catch (error) {
     if (isApiError(error) && error.kind === 'network') {
       // Not the end of the feed: more pages may well exist once the network is back.
       if (page > 1) return (s) => ({ ...s, loading: false, offline: true });
-      const cached = await readCachedFeed(db, filter).catch(() => []);
       return () => ({
-        ...EMPTY,
+        ...START,
         key,
-        items: cached,
         page: 1,
         hasMore: false,
         loading: false,
@@ -94,8 +83,7 @@ async function nextState(input: {
     }
     const status = isApiError(error) ? error.status : 0;
     return (s) => ({
-      ...(s.key === key ? s : { ...EMPTY, total: s.total, collegeTotal: s.collegeTotal }),
-      key,
+      ...(s.key === key ? s : { ...START, key }),
       loading: false,
       hasMore: false,
       error: error instanceof NoAuthTokenError ? CONFESSION_MSG.noAuthToken : feedError(status),
@@ -104,14 +92,18 @@ async function nextState(input: {
 }
 
 /**
- * One tab of the feed: pages of 10 (more while a page is full), written to the local cache as they arrive
- * and read back from it when the network is down.
+ * One tab of the feed, cache first: the cards are a live query over the local confessions table (so posts,
+ * deletions and counts from anyone show as the sync client applies them), and REST pages of 10 (more while a
+ * page is full) only load into that cache. Offline, the cache is what shows.
  */
 export function useFeed(tab: FeedTab, college: string | null) {
   const api = useApi();
   const client = useSync();
   const { db } = client;
-  const [state, setState] = useState<FeedState>(EMPTY);
+  const rows = useLiveQuery(() => readCachedFeed(db).catch((): LocalConfession[] => []), [db]);
+  const totals = useFeedTotals(rows, college);
+  const { onAnswer, reconciled } = totals;
+  const [paging, setPaging] = useState<Paging>({ key: '', ...START });
   const generation = useRef(0);
   const busy = useRef(false);
   const filter = tab === 'college' ? college : null;
@@ -122,23 +114,20 @@ export function useFeed(tab: FeedTab, college: string | null) {
     (page: number) => {
       const mine = generation.current;
       busy.current = true;
-      return nextState({ api, client, page, filter, key, allTab: tab === 'all' })
-        .then((update) => {
-          if (mine === generation.current) setState(update);
-        })
-        .finally(() => {
-          if (mine === generation.current) busy.current = false;
-        });
+      // loadPage never rejects. Not busy before the state moves on: the render it causes may load more.
+      return loadPage({ api, client, page, filter, key, onAnswer, removed: reconciled }).then((update) => {
+        if (mine !== generation.current) return;
+        busy.current = false;
+        setPaging(update);
+      });
     },
-    [api, client, filter, tab, key],
+    [api, client, filter, key, onAnswer, reconciled],
   );
 
   const load = useCallback(
     (page: number) => {
-      setState((s) =>
-        s.key === key
-          ? { ...s, loading: true, error: page === 1 ? null : s.error }
-          : { ...EMPTY, key, total: s.total, collegeTotal: s.collegeTotal },
+      setPaging((s) =>
+        s.key === key ? { ...s, loading: true, error: page === 1 ? null : s.error } : { ...START, key },
       );
       return fetchPage(page);
     },
@@ -154,15 +143,14 @@ export function useFeed(tab: FeedTab, college: string | null) {
   useEffect(() => {
     generation.current += 1;
     busy.current = false;
-    // A new tab shows as EMPTY (loading) until its first page arrives: `current` below.
+    // A new tab shows as loading (`current` below) until its first page arrives.
     void fetchPage(1);
     return () => {
       generation.current += 1;
     };
   }, [fetchPage]);
 
-  const current =
-    state.key === key ? state : { ...EMPTY, key, total: state.total, collegeTotal: state.collegeTotal };
+  const current = paging.key === key ? paging : { ...START, key };
   const { hasMore, page, offline, fromCache } = current;
   const loadMore = useCallback(() => {
     if (busy.current || !hasMore || page === 0) return Promise.resolve();
@@ -170,14 +158,10 @@ export function useFeed(tab: FeedTab, college: string | null) {
   }, [load, hasMore, page]);
 
   /**
-   * After a network failure: the page that failed, or (for the cached feed) page 1 again once this
-   * device's queued confession writes are delivered, so the fresh cards still show them.
+   * After a network failure: the page that failed, or page 1 again for the cached feed. This device's queued
+   * writes stay on the cards: the sync client keeps them on top of what a page brings.
    */
-  const resume = useCallback(async () => {
-    if (!fromCache) return loadMore();
-    await confessionWritesSent(db);
-    return reload();
-  }, [db, fromCache, loadMore, reload]);
+  const resume = useCallback(() => (fromCache ? reload() : loadMore()), [fromCache, loadMore, reload]);
 
   useEffect(() => {
     if (!offline) return;
@@ -186,40 +170,18 @@ export function useFeed(tab: FeedTab, college: string | null) {
     return () => window.removeEventListener('online', onOnline);
   }, [offline, resume]);
 
-  /** Replaces one card (an optimistic change or the server's answer) here and in the cache. */
-  const patch = useCallback(
-    (id: string, change: (item: Confession) => Confession) => {
-      setState((s) => ({
-        ...s,
-        items: s.items.map((item) => {
-          if (item.id !== id) return item;
-          const next = change(item);
-          void updateCachedConfession(db, next).catch(() => undefined);
-          return next;
-        }),
-      }));
-    },
-    [db],
-  );
-
-  /** A deleted confession leaves the list and both tab counts it was part of. */
-  const remove = useCallback(
-    (id: string) => {
-      setState((s) => {
-        const gone = s.items.find((item) => item.id === id);
-        if (!gone) return s;
-        const inCollege = college !== null && gone.college === college;
-        return {
-          ...s,
-          items: s.items.filter((item) => item.id !== id),
-          total: s.total === null ? null : Math.max(0, s.total - 1),
-          collegeTotal:
-            s.collegeTotal === null || !inCollege ? s.collegeTotal : Math.max(0, s.collegeTotal - 1),
-        };
-      });
-    },
-    [college],
-  );
-
-  return { ...current, loadMore, reload, resume, patch, remove };
+  const items = useMemo(() => tabRows(rows ?? [], filter), [rows, filter]);
+  return {
+    ...current,
+    // Until the cache has answered, the feed counts as loading (no empty state flashes).
+    loading: current.loading || rows === undefined,
+    items,
+    total: totals.total,
+    collegeTotal: totals.collegeTotal,
+    loadMore,
+    reload,
+    resume,
+  };
 }
+
+export type Feed = ReturnType<typeof useFeed>;

@@ -1,23 +1,24 @@
 import { useEffect } from 'react';
 import { CONFESSION_MSG } from '@campus/protocol';
-import { useCampusSync } from '../sync/sync-context';
-import { POST_FAILED, type ErrorLine } from './confessions-api';
+import { useSync } from '../sync/sync-context';
+import { POST_FAILED, refusalLine, type ErrorLine } from './confessions-api';
 import type { QueuedWrites } from './queued-writes';
 
 /**
- * The feed's share of refused outbox writes (the sync client has already undone them in the cache): an
- * error line, and a reload so the cards and counts are the server's again. A refused comment goes to the
- * comments panel that queued it when that panel is still open (`writes`); only the others come here.
+ * The feed's share of refused outbox writes. The sync client has already undone them in the cache (the
+ * cards show that by themselves); here they get their red line, and the feed loads again so its counts are
+ * the server's. A refused comment goes to the comments panel that queued it while that panel is still open
+ * (`writes`); only the others come here.
  */
 export function useWriteRefusals(
   writes: QueuedWrites,
   onRefused: (line: ErrorLine) => void,
   reload: () => Promise<void>,
 ) {
-  const writer = useCampusSync();
+  const client = useSync();
   useEffect(
     () =>
-      writer?.onMessageError((refusal) => {
+      client.onMessageError((refusal) => {
         switch (refusal.context) {
           case 'confession_react':
             onRefused({ message: CONFESSION_MSG.reactionFailed });
@@ -31,13 +32,16 @@ export function useWriteRefusals(
             });
             return;
           case 'confession_post':
-            onRefused({ message: refusal.error || POST_FAILED });
+            onRefused(refusalLine(refusal, POST_FAILED, true));
             void reload();
+            return;
+          case 'confession_delete':
+            onRefused(refusalLine(refusal, CONFESSION_MSG.deleteFailed, false));
             return;
           default:
             return;
         }
       }),
-    [writer, writes, onRefused, reload],
+    [client, writes, onRefused, reload],
   );
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { CHAT, CHAT_MSG, type Group } from '@campus/protocol';
+import { writeGroupMessage } from '@campus/sync';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Composer } from '../chat/Composer';
 import { groupWindow } from '../chat/chat-window';
@@ -54,7 +55,7 @@ export function GroupChat({ group }: { group: Group }) {
   const send = (text: string) => {
     typing.stop();
     inline.clear();
-    void client.sendGroupMessage(groupId, text);
+    void client.run(writeGroupMessage, groupId, text);
   };
 
   return (

@@ -1,5 +1,5 @@
 import type { UserRef } from '@campus/protocol';
-import type { LocalGroupMessage } from '@campus/sync';
+import { writeDiscard, writeRetry, type LocalGroupMessage } from '@campus/sync';
 import { MessageBubble } from '../chat/MessageBubble';
 import { useSync } from '../sync/sync-context';
 
@@ -19,8 +19,8 @@ export function GroupMessageItem({
       own={own}
       sender={own ? undefined : (members.get(message.from.id) ?? message.from)}
       ticks="sending-only"
-      onRetry={() => void client.retry(message.id)}
-      onDiscard={() => void client.discard(message.id)}
+      onRetry={() => void client.run(writeRetry, message.id)}
+      onDiscard={() => void client.run(writeDiscard, message.id)}
     />
   );
 }

@@ -37,7 +37,7 @@ export function NotificationsBell() {
     // A friend request only closes the panel (the friend-requests modal comes with the friends feature).
     if (notification.type === 'friend_request') return close();
     close(false);
-    navigate(notificationUrl(notification));
+    void navigate(notificationUrl(notification));
   };
 
   return (

@@ -58,12 +58,3 @@ async function dropDeletedSince(db: CampusDatabase, newestFirst: readonly AppNot
     .primaryKeys();
   if (stale.length) await db.notifications.bulkDelete(stale);
 }
-
-/** This device's own read: isRead (and unread) change at once. */
-export async function markCachedRead(db: CampusDatabase, notificationId: string): Promise<void> {
-  await db.transaction('rw', db.notifications, async () => {
-    const parsed = notificationSchema.safeParse(await db.notifications.get(notificationId));
-    if (parsed.success && !parsed.data.isRead)
-      await db.notifications.put(toStored({ ...parsed.data, isRead: true }));
-  });
-}

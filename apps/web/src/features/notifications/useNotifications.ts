@@ -1,13 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { AppNotification } from '@campus/protocol';
-import type { SyncClient } from '@campus/sync';
+import { writeNotificationRead } from '@campus/sync';
 import { isApiError } from '../../lib/api';
 import { useApi } from '../../lib/ApiContext';
-import { usePlatform } from '../../platform';
 import { useSync } from '../sync/sync-context';
-import { cacheNotifications, markCachedRead, readCachedNotifications } from './notification-store';
-import { fetchNotifications, fetchUnreadCount, markReadOnServer } from './notifications-api';
+import { cacheNotifications, readCachedNotifications } from './notification-store';
+import { fetchNotifications, fetchUnreadCount } from './notifications-api';
 
 export type PanelStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -21,9 +20,6 @@ export interface NotificationsState {
   /** Marks read here, in the cache and on the server (a failure is only logged). */
   markRead(notification: AppNotification): void;
 }
-
-/** The sync client's own queued read, once the sync layer offers it (delivered exactly once, offline too). */
-type MaybeMarkingClient = SyncClient & { markNotificationRead?: (id: string) => Promise<void> };
 
 function mergeById(cached: readonly AppNotification[], fetched: readonly AppNotification[]) {
   const byId = new Map(fetched.map((n) => [n.id, n]));
@@ -41,8 +37,7 @@ const unreadOf = (list: readonly AppNotification[]) => list.filter((n) => !n.isR
  */
 export function useNotifications(): NotificationsState {
   const api = useApi();
-  const platform = usePlatform();
-  const client = useSync() as MaybeMarkingClient;
+  const client = useSync();
   const db = client.db;
   const cached = useLiveQuery(() => readCachedNotifications(db).catch(() => null), [db]);
   const [serverCount, setServerCount] = useState(0);
@@ -128,19 +123,12 @@ export function useNotifications(): NotificationsState {
     (notification: AppNotification) => {
       setReadHere((current) => new Set(current).add(notification.id));
       if (!notification.isRead) setServerCount((count) => Math.max(0, count - 1));
-      // The sync client queues the read in its outbox (delivered once, offline too); without one, REST.
-      if (client.markNotificationRead) {
-        client
-          .markNotificationRead(notification.id)
-          .catch((error: unknown) => console.warn('Marking notification read failed', error));
-        return;
-      }
-      markCachedRead(db, notification.id).catch((error: unknown) =>
-        console.warn('Marking notification read locally failed', error),
-      );
-      void markReadOnServer(platform.serverUrl, notification.id);
+      // The sync client queues the read in its outbox: delivered exactly once, offline too.
+      client
+        .run(writeNotificationRead, notification.id)
+        .catch((error: unknown) => console.warn('Marking notification read failed', error));
     },
-    [client, db, platform.serverUrl],
+    [client],
   );
 
   return { items, unreadCount: Math.max(0, unreadCount), status, refresh, markRead };

@@ -1,9 +1,9 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
-import type { CampusSyncClient, EphemeralState, SyncClient } from '@campus/sync';
+import type { EphemeralState, SyncClient } from '@campus/sync';
 
 /**
  * The signed-in user's sync client, provided by <SyncProvider> inside the signed-in shell. Screens read
- * Dexie (`useSync().db`) through live queries and write through the client's methods.
+ * Dexie (`useSync().db`) through live queries and write through `useSync().run(writeX, ...args)`.
  */
 export const SyncContext = createContext<SyncClient | null>(null);
 
@@ -17,13 +17,4 @@ export function useSync(): SyncClient {
 export function useSyncState(): EphemeralState {
   const client = useSync();
   return useSyncExternalStore(client.subscribe, client.getState, client.getState);
-}
-
-/**
- * The client's confession and notification writes (queued through the outbox, so they survive offline), or
- * null for a client without them (test doubles of the chat screens).
- */
-export function useCampusSync(): CampusSyncClient | null {
-  const client = useSync();
-  return 'reactConfession' in client ? (client as CampusSyncClient) : null;
 }

@@ -1,26 +1,31 @@
-import type { ClientFrame } from '@campus/protocol';
-import type { CampusDatabase } from './database';
+import type { CampusDatabase } from '../../database';
+import type { FeatureHost, FrameSender } from '../../feature-contract';
 
 /** join_group writes a read mark on the server and is rate limited there. */
 const GROUP_JOIN_INTERVAL_MS = 1000;
 
-/** Sends a frame on the live socket (or on the given session only); false when it could not. */
-export type FrameSender = (frame: ClientFrame, generation?: number) => boolean;
+/** What change appliers may ask of the screen: the group open there has its messages seen as they arrive. */
+export interface OpenView {
+  readonly openGroupId: string | null;
+}
 
 /**
  * The chat or group open on screen. The server is told on open, again after every pull (frames sent while
  * offline were dropped), and, for a group, whenever new messages are seen, at most once a second.
  */
-export class OpenRooms {
+export class OpenRooms implements OpenView {
   private chat: string | null = null;
   private group: string | null = null;
   private lastGroupJoinAt = 0;
   private groupJoinTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    private readonly db: CampusDatabase,
-    private readonly send: FrameSender,
-  ) {}
+  private readonly db: CampusDatabase;
+  private readonly send: FrameSender;
+
+  constructor(host: FeatureHost) {
+    this.db = host.db;
+    this.send = host.send;
+  }
 
   get openGroupId(): string | null {
     return this.group;

@@ -6,16 +6,8 @@ import {
   type DirectMessage,
   type GroupMessage,
 } from '@campus/protocol';
-import type { CampusDatabase } from './database';
+import type { RestContext } from '../../feature-contract';
 import { insertMissingDirect, insertMissingGroup } from './message-store';
-
-export interface HistoryContext {
-  db: CampusDatabase;
-  selfId: string;
-  baseUrl: string;
-  token: string;
-  fetchImpl: typeof fetch;
-}
 
 /** The spec's texts: a refused request 'Failed to fetch …', a request that never completed 'Error loading …'. */
 function directErrors(page: number): { failed: string; error: string } {
@@ -25,7 +17,7 @@ function directErrors(page: number): { failed: string; error: string } {
 }
 
 async function getPage(
-  ctx: HistoryContext,
+  ctx: RestContext,
   path: string,
   page: number,
   errors: { failed: string; error: string },
@@ -44,10 +36,9 @@ async function getPage(
   } catch {
     throw new Error(errors.error);
   }
-  // The spec's routes answer an array; an object with `messages` is accepted too.
-  const list = Array.isArray(body) ? body : (body as { messages?: unknown } | null)?.messages;
-  if (!Array.isArray(list)) throw new Error(errors.error);
-  return list as unknown[];
+  // The spec's routes answer an array of messages, newest first.
+  if (!Array.isArray(body)) throw new Error(errors.error);
+  return body as unknown[];
 }
 
 function parseAll<T>(
@@ -63,7 +54,7 @@ function parseAll<T>(
 }
 
 /** A page of a direct chat through REST: its messages this device does not have yet are stored. */
-export async function loadDirectPage(ctx: HistoryContext, partnerId: string, page: number): Promise<number> {
+export async function loadDirectPage(ctx: RestContext, partnerId: string, page: number): Promise<number> {
   const errors = directErrors(page);
   const items = await getPage(ctx, `/api/chat/${encodeURIComponent(partnerId)}`, page, errors);
   const messages: DirectMessage[] = parseAll(items, directMessageSchema, errors.error);
@@ -71,7 +62,7 @@ export async function loadDirectPage(ctx: HistoryContext, partnerId: string, pag
   return messages.length;
 }
 
-export async function loadGroupPage(ctx: HistoryContext, groupId: string, page: number): Promise<number> {
+export async function loadGroupPage(ctx: RestContext, groupId: string, page: number): Promise<number> {
   const errors = { failed: CHAT_MSG.groupHistoryError, error: CHAT_MSG.groupHistoryError };
   const items = await getPage(ctx, `/api/groups/${encodeURIComponent(groupId)}/messages`, page, errors);
   const messages: GroupMessage[] = parseAll(items, groupMessageSchema, errors.error);

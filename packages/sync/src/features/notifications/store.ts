@@ -1,5 +1,5 @@
 import type { AppNotification } from '@campus/protocol';
-import type { CampusDatabase, LocalNotification } from './database';
+import type { CampusDatabase, LocalNotification } from '../../database';
 
 export function toLocalNotification(notification: AppNotification): LocalNotification {
   return { ...notification, unread: notification.isRead ? 0 : 1 };

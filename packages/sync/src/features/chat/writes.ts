@@ -1,18 +1,13 @@
 import { CHAT, type MessageStatus, type UserRef } from '@campus/protocol';
-import type { CampusDatabase, LocalDirectMessage, LocalGroupMessage } from './database';
-import { syncTables } from './apply-changes';
+import { syncTables, type LocalDirectMessage, type LocalGroupMessage } from '../../database';
+import type { Writer } from '../../writer';
 import { noteDirectMessage, noteGroupMessage } from './conversations';
-import { enqueue, type MutationIds } from './outbox';
+import { chatReaction, markMessagesRead, sendGroupMessage, sendMessage } from './mutations';
 
 /**
- * The optimistic writes. Each applies its effect to Dexie and queues its mutation in ONE transaction,
- * so the screen and the queue can never disagree (a crash leaves both or neither).
+ * The chat feature's optimistic writes, run through `client.run(write, ...args)`. Each applies its effect
+ * to Dexie and queues its mutation in one transaction.
  */
-export interface Writer {
-  db: CampusDatabase;
-  ids: MutationIds;
-  self: UserRef;
-}
 
 const now = (): string => new Date().toISOString();
 
@@ -20,7 +15,7 @@ export async function writeDirectMessage(
   w: Writer,
   to: UserRef,
   content: string,
-  replyTo: string | null,
+  replyTo: string | null = null,
 ): Promise<string> {
   const id = crypto.randomUUID();
   const message: LocalDirectMessage = {
@@ -39,7 +34,7 @@ export async function writeDirectMessage(
   await w.db.transaction('rw', syncTables(w.db), async () => {
     await w.db.messages.put(message);
     await noteDirectMessage(w.db, w.self.id, message, true);
-    await enqueue(w.db, w.ids, { type: 'send_message', id, to: to.id, content, replyTo });
+    await sendMessage.enqueue(w, { type: 'send_message', id, to: to.id, content, replyTo });
   });
   return id;
 }
@@ -59,7 +54,7 @@ export async function writeGroupMessage(w: Writer, groupId: string, content: str
   await w.db.transaction('rw', syncTables(w.db), async () => {
     await w.db.groupMessages.put(message);
     await noteGroupMessage(w.db, w.self.id, message, true);
-    await enqueue(w.db, w.ids, { type: 'send_group_message', id, groupId, content });
+    await sendGroupMessage.enqueue(w, { type: 'send_group_message', id, groupId, content });
   });
   return id;
 }
@@ -84,9 +79,8 @@ export async function writeMarkRead(
         await w.db.messages.update(row.id, { status: 'read' });
       }
       const undo = { kind: 'read' as const, partnerId, statuses };
-      await enqueue(
-        w.db,
-        w.ids,
+      await markMessagesRead.enqueue(
+        w,
         { type: 'mark_messages_as_read', messageIds: batch, chatPartnerId: partnerId },
         undo,
       );
@@ -111,7 +105,7 @@ export async function writeReaction(
     }
     const previous = row?.reactions.find((r) => r.userId === w.self.id)?.emoji ?? null;
     const undo = row ? { kind: 'reaction' as const, messageId, userId: w.self.id, previous } : undefined;
-    await enqueue(w.db, w.ids, { type: 'chat-reaction', messageId, emoji, toUserId }, undo);
+    await chatReaction.enqueue(w, { type: 'chat-reaction', messageId, emoji, toUserId }, undo);
   });
 }
 
@@ -122,14 +116,14 @@ export async function writeRetry(w: Writer, messageId: string): Promise<void> {
     if (direct?.status === 'failed') {
       await w.db.messages.put({ ...withoutError(direct), status: 'sending' });
       const { id, peerId: to, content, replyTo } = direct;
-      await enqueue(w.db, w.ids, { type: 'send_message', id, to, content, replyTo });
+      await sendMessage.enqueue(w, { type: 'send_message', id, to, content, replyTo });
       return;
     }
     const group = await w.db.groupMessages.get(messageId);
     if (group?.status === 'failed') {
       await w.db.groupMessages.put({ ...withoutError(group), status: 'sending' });
       const { id, group: groupId, content } = group;
-      await enqueue(w.db, w.ids, { type: 'send_group_message', id, groupId, content });
+      await sendGroupMessage.enqueue(w, { type: 'send_group_message', id, groupId, content });
     }
   });
 }

@@ -1,14 +1,12 @@
 import { ANON, type ReactionType } from '@campus/protocol';
-import type { LocalConfession } from './database';
-import { syncTables } from './apply-changes';
-import type { Writer } from './mutations';
-import { setNotificationRead } from './notifications';
-import { withReaction } from './confession-state';
-import { enqueue } from './outbox';
+import { syncTables, type LocalConfession } from '../../database';
+import type { Writer } from '../../writer';
+import { confessionComment, confessionDelete, confessionPost, confessionReact } from './mutations';
+import { withReaction } from './state';
 
 /**
- * Optimistic confession and notification writes. Like the chat writes, each changes Dexie and queues its
- * mutation in one transaction; a reject undoes the change (outbox rollback).
+ * The confession feature's optimistic writes, run through `client.run(write, ...args)`. Each changes the
+ * cached card and queues its mutation in one transaction; a refusal undoes the change (mutations.ts).
  */
 
 /** Who the viewer is on an optimistic card or comment (the server fills in the real values). */
@@ -38,7 +36,7 @@ export async function writeConfessionReaction(
           wasOn: row.myReactions.includes(reactionType),
         }
       : undefined;
-    await enqueue(w.db, w.ids, { type: 'confession_react', confessionId, reactionType, on }, undo);
+    await confessionReact.enqueue(w, { type: 'confession_react', confessionId, reactionType, on }, undo);
   });
 }
 
@@ -67,12 +65,15 @@ export async function writeConfessionComment(
         commentCount: row.commentCount + 1,
       });
     }
-    await enqueue(w.db, w.ids, { type: 'confession_comment', id, confessionId, content });
+    await confessionComment.enqueue(w, { type: 'confession_comment', id, confessionId, content });
   });
   return id;
 }
 
-/** A new card on top of the cached feed (feedOrder below every other), the viewer's own. */
+/**
+ * A new card on top of the cached feed (feedOrder below every other), the viewer's own, pending until the
+ * server acknowledges it. Resolves with its id, which the server keeps.
+ */
 export async function writeConfessionPost(
   w: Writer,
   content: string,
@@ -96,21 +97,20 @@ export async function writeConfessionPost(
       comments: [],
       isMine: true,
       feedOrder: (top?.feedOrder ?? 0) - 1,
+      pending: true,
     };
     await w.db.confessions.put(card);
-    await enqueue(w.db, w.ids, { type: 'confession_post', id, content, emotionTag });
+    await confessionPost.enqueue(w, { type: 'confession_post', id, content, emotionTag });
   });
   return id;
 }
 
-/** Marks a notification read here at once; queued for the server unless it was read already. */
-export async function writeNotificationRead(w: Writer, notificationId: string): Promise<void> {
+/** The author deletes their confession: the card leaves the feed at once and comes back if refused. */
+export async function writeConfessionDelete(w: Writer, confessionId: string): Promise<void> {
   await w.db.transaction('rw', syncTables(w.db), async () => {
-    const row = await w.db.notifications.get(notificationId);
-    // Already read here: the server knows, or a queued mark will tell it.
-    if (row?.isRead) return;
-    if (row) await setNotificationRead(w.db, notificationId, true);
-    const undo = row ? { kind: 'notificationRead' as const, notificationId, wasRead: false } : undefined;
-    await enqueue(w.db, w.ids, { type: 'mark_notification_read', notificationId }, undo);
+    const card = await w.db.confessions.get(confessionId);
+    if (card) await w.db.confessions.delete(confessionId);
+    const undo = card ? { kind: 'confessionDelete' as const, card } : undefined;
+    await confessionDelete.enqueue(w, { type: 'confession_delete', confessionId }, undo);
   });
 }

@@ -1,5 +1,5 @@
 import type { ReactionType } from '@campus/protocol';
-import type { LocalConfession } from './database';
+import type { LocalConfession } from '../../database';
 
 /** Turns the viewer's reaction of one type on or off; the count moves only when the state changes. */
 export function withReaction(row: LocalConfession, type: ReactionType, on: boolean): LocalConfession {

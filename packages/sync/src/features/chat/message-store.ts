@@ -1,5 +1,5 @@
 import type { DirectMessage, GroupMessage } from '@campus/protocol';
-import type { CampusDatabase, LocalDirectMessage, LocalGroupMessage } from './database';
+import type { CampusDatabase, LocalDirectMessage, LocalGroupMessage } from '../../database';
 import { directPartner } from './conversations';
 import { laterStatus } from './message-status';
 

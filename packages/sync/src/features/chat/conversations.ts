@@ -5,7 +5,7 @@ import {
   type GroupMessage,
   type UserRef,
 } from '@campus/protocol';
-import type { CampusDatabase, LocalConversation } from './database';
+import type { CampusDatabase, LocalConversation } from '../../database';
 
 export function displayName(user: UserRef): string {
   return `${user.firstName} ${user.lastName}`.trim();

@@ -1,0 +1,45 @@
+import type { ChangeAppliers, ClientFeatures, FeatureHost, MutationClients } from '../feature-contract';
+import { chatChanges } from './chat/changes';
+import { chatEphemeral } from './chat/ephemeral';
+import { chatMutations } from './chat/mutations';
+import { OpenRooms } from './chat/open-rooms';
+import { applyChatSnapshot } from './chat/snapshot';
+import { confessionChanges } from './confessions/changes';
+import { confessionMutations } from './confessions/mutations';
+import { notificationChanges } from './notifications/changes';
+import { loadNotifications } from './notifications/fetch';
+import { notificationMutations } from './notifications/mutations';
+
+/** One client's features: the tables the engine dispatches to, and chat's open rooms for the client API. */
+export interface CampusFeatures {
+  features: ClientFeatures;
+  rooms: OpenRooms;
+}
+
+/**
+ * The composition root of the client's features, built for each client (chat keeps what is open on screen):
+ * one table of mutation sides and one of change appliers, each checked against every type of
+ * @campus/protocol (a type without its handler fails here).
+ */
+export function campusFeatures(host: FeatureHost): CampusFeatures {
+  const rooms = new OpenRooms(host);
+  const features: ClientFeatures = {
+    mutations: {
+      ...chatMutations,
+      ...confessionMutations,
+      ...notificationMutations,
+    } satisfies MutationClients,
+    changes: {
+      ...chatChanges(rooms),
+      ...confessionChanges,
+      ...notificationChanges,
+    } satisfies ChangeAppliers,
+    snapshot: [applyChatSnapshot],
+    // The snapshot carries no notifications: those made since the old cursor come through REST.
+    afterReset: [loadNotifications],
+    ephemeral: { ...chatEphemeral },
+    caughtUp: [(generation) => rooms.rejoin(generation)],
+    stop: [() => rooms.stop()],
+  };
+  return { features, rooms };
+}
