@@ -188,6 +188,25 @@ export default tseslint.config(
     },
   },
   {
+    // Features read and write through the transactor (`deps.transactor.read` / `commit`): a raw statement on
+    // the shared handle run after an `await` can land inside another commit's open transaction and see
+    // (or join) rows that then roll back. Checking `deps.sqlite.open` (is the database still open) is fine.
+    // notes/store.ts keeps raw statements: y-websocket loads a document synchronously, and its writes run
+    // from socket events and timers, never after an `await`, so never inside another commit.
+    files: ['server/src/modules/**/*.ts'],
+    ignores: ['server/src/modules/notes/store.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[property.name='sqlite']:not(MemberExpression[property.name='open'] > MemberExpression.object)",
+          message: 'Use deps.transactor.read / commit, not the raw better-sqlite3 handle.',
+        },
+      ],
+    },
+  },
+  {
     files: [
       '**/*.{js,mjs,cjs}',
       'apps/desktop/**/*.ts',

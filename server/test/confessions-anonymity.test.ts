@@ -3,7 +3,14 @@ import { startTestServer, type TestResponse, type TestServer } from './support/t
 import { WsClient } from './support/ws-client';
 import { confessionEnv } from '../src/modules/confessions/env';
 import { audience } from '../src/realtime/audiences';
-import { changesAbout, createStudent, postAs, student, withNickname } from './confessions-helpers';
+import {
+  announcePosts,
+  changesAbout,
+  createStudent,
+  postAs,
+  student,
+  withNickname,
+} from './confessions-helpers';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -92,10 +99,13 @@ describe('anonymity', () => {
     await server.post(`/api/confessions/${id}/comment`, { content: 'hugs' }, fan.token);
     await server.post(`/api/confessions/${id}/react`, { reactionType: 'relatable' }, author.token);
     await server.post(`/api/confessions/${id}/comment`, { content: 'thanks' }, author.token);
+    await announcePosts(server);
     await confessionEnv(server.deps).counts.flush();
+    // Before the deletion redacts the announcement, and after.
+    const announced = changesAbout(server, id);
     expect((await server.call('DELETE', `/api/confessions/${id}`, undefined, author.token)).status).toBe(200);
 
-    const changes = changesAbout(server, id);
+    const changes = [...announced, ...changesAbout(server, id)];
     const types = changes.map((c) => c.type);
     for (const type of ['confession_posted', 'confession_mine', 'confession_counts', 'confession_deleted'])
       expect(types, type).toContain(type);
@@ -113,7 +123,7 @@ describe('anonymity', () => {
       else if (change.type.startsWith('confession_'))
         expect(change.audiences).toEqual([audience.allStudents]);
     }
-    const posted = JSON.parse(changes.find((c) => c.type === 'confession_posted')!.payload) as {
+    const posted = JSON.parse(announced.find((c) => c.type === 'confession_posted')!.payload) as {
       confession: Record<string, unknown>;
     };
     expect(posted.confession).toMatchObject({

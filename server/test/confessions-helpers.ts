@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { CollegeObject, MutationOf } from '@campus/protocol';
 import { createSession } from '../src/lib/auth/sessions';
+import { confessionEnv } from '../src/modules/confessions/env';
 import type { MutationHandler, MutationHandlers } from '../src/realtime/registry';
 import { insertUser } from '../src/modules/users/repo';
 import type { TestServer } from './support/test-server';
@@ -65,6 +66,14 @@ export async function postAs(
   const res = await server.post('/api/confessions/post', { content, emotionTag }, author.token);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id as string;
+}
+
+/**
+ * Announces the posts waiting for the publisher's random delay now, as it would do a few seconds later
+ * (`confession_posted` and `confession_mine` in one commit of their own).
+ */
+export function announcePosts(server: TestServer): Promise<void> {
+  return confessionEnv(server.deps).publisher.flush();
 }
 
 type ConfessionMutationType =

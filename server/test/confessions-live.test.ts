@@ -5,6 +5,7 @@ import { closeConfessions, confessionEnv } from '../src/modules/confessions/env'
 import { startTestServer, type TestServer } from './support/test-server';
 import { WsClient, type Frame } from './support/ws-client';
 import {
+  announcePosts,
   changesAbout,
   createStudent,
   postAs,
@@ -51,6 +52,7 @@ describe('confessions live through the change log', () => {
 
     // The offline student was here before: a cursor > 0 to catch up from.
     await postAs(server, author, 'first day nerves');
+    await announcePosts(server);
     const before = await socketOf(away, 0);
     const reset = before.frames.find((f) => f.type === 'sync_reset' || f.type === 'changes')!;
     const cursor = reset.cursor as number;
@@ -61,9 +63,12 @@ describe('confessions live through the change log', () => {
     const readerWs = await socketOf(reader);
     const shown = readerWs.frames.length;
 
-    // 1. A post appears live, as a stranger sees it; only the author's devices hear it is theirs.
+    // 1. A post appears live (announced a few seconds later, now here), as a stranger sees it; only the
+    // author's devices hear it is theirs.
     const id = await postAs(server, author, 'the vending machine ate my coin', '😢');
+    await announcePosts(server);
     const doomed = await postAs(server, author, 'I will regret this one');
+    await announcePosts(server);
     const posted = await readerWs.waitFor((f) => f.type === 'confession_posted' && about(id)(f), shown);
     expect(posted.confession).toMatchObject({
       id,
@@ -114,23 +119,25 @@ describe('confessions live through the change log', () => {
     expect(deleted.status).toBe(200);
     await readerWs.waitFor((f) => f.type === 'confession_deleted' && f.confessionId === doomed, shown);
 
-    // 4. The student who was away during all of it catches up with one pull from their cursor.
+    // 4. The student who was away during all of it catches up with one pull from their cursor. The deleted
+    // card's announcement was redacted into its deletion: its text is nowhere in the pull.
     const back = await socketOf(away, cursor);
     const caught = changesIn(back.frames).filter((c) => about(id)(c) || about(doomed)(c));
     expect(caught.map((c) => c.type)).toEqual([
       'confession_posted',
-      'confession_posted',
+      'confession_deleted',
       'confession_counts',
       'confession_deleted',
     ]);
-    const [first, second, countsChange, gone] = caught as [
+    const [first, redacted, countsChange, gone] = caught as [
       ChangeOf<'confession_posted'>,
-      ChangeOf<'confession_posted'>,
+      ChangeOf<'confession_deleted'>,
       ChangeOf<'confession_counts'>,
       ChangeOf<'confession_deleted'>,
     ];
     expect(first.confession.id).toBe(id);
-    expect(second.confession.id).toBe(doomed);
+    expect(redacted.confessionId).toBe(doomed);
+    expect(JSON.stringify(back.frames)).not.toContain('I will regret this one');
     expect(countsChange.reactions.funny).toBe(20);
     expect(gone.confessionId).toBe(doomed);
     expect(back.of('sync_reset')).toHaveLength(0);
@@ -165,9 +172,17 @@ describe('confessions live through the change log', () => {
       const author = await student(own, 'CloseAuthor');
       const fan = await student(own, 'CloseFan');
       const id = await postAs(own, author, 'last one out turns off the lights');
+      expect(changesAbout(own, id)).toEqual([]);
       await own.post(`/api/confessions/${id}/react`, { reactionType: 'feelYou' }, fan.token);
       expect(changesAbout(own, id).map((c) => c.type)).not.toContain('confession_counts');
       await closeConfessions(own.deps);
+      // The card is announced first, then its counts.
+      const types = changesAbout(own, id).map((c) => c.type);
+      expect(types.filter((type) => type.startsWith('confession_'))).toEqual([
+        'confession_posted',
+        'confession_mine',
+        'confession_counts',
+      ]);
       const counts = changesAbout(own, id).filter((c) => c.type === 'confession_counts');
       expect(counts).toHaveLength(1);
       expect(JSON.parse(counts[0]!.payload)).toMatchObject({ reactions: { feelYou: 1 } });

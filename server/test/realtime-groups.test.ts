@@ -129,4 +129,23 @@ describe('group chat over /ws', () => {
     expect(laptop.of('group_read')).toHaveLength(1);
     expect(sender.of('group_read')).toHaveLength(0);
   });
+
+  it('a group created before a member has pulled goes live for that connection once its pull carries it', async () => {
+    const [ann, bob] = [await createUser(server, 'Gia'), await createUser(server, 'Hal')];
+    const annWs = await connect(ann);
+    // Bob is signed in but has not pulled: the group_joined change reaches the connection before its pull.
+    const bobWs = await WsClient.connect(server, bob, { pull: false });
+    open.push(bobWs);
+    const cursor = server.engine.transactor.currentSeq();
+    const group = await createGroup(server.deps, ann.id, { name: 'Before the pull', memberIds: [bob.id] });
+    const page = await bobWs.pull(cursor);
+    expect(page.type).toBe('changes');
+    expect(JSON.stringify(page.changes)).toContain(group.id);
+    const id = randomUUID();
+    const mid = annWs.mutate({ type: 'send_group_message', id, groupId: group.id, content: 'live?' });
+    await annWs.waitFor((f) => f.type === 'ack' && f.mid === mid);
+    expect(await bobWs.waitFor((f) => f.type === 'receive_group_message')).toMatchObject({
+      message: { id, group: group.id },
+    });
+  });
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Change } from '@campus/protocol';
@@ -7,8 +10,8 @@ import { SqliteTransactor } from '../src/realtime/sqlite-transactor';
 import { sql } from '../src/realtime/transaction';
 
 /** A transactor on an in-memory database with the change log's tables and one table to write. */
-function setup() {
-  const sqlite = new SQLite(':memory:');
+function setup(file = ':memory:') {
+  const sqlite = new SQLite(file);
   sqlite.exec(`CREATE TABLE change_log (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, payload TEXT NOT NULL,
                  created_ms INTEGER NOT NULL);
                CREATE TABLE change_audience (audience TEXT NOT NULL, seq INTEGER NOT NULL,
@@ -156,5 +159,149 @@ describe('SqliteTransactor', () => {
       return tx.first(select);
     });
     expect(row).toEqual({ id: 'k', body: 'compiled' });
+  });
+
+  it('reads under the write lock: after the commit before it, never inside an open one, with the clock', async () => {
+    const { transactor } = setup();
+    const events: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const writing = transactor.commit(async (tx) => {
+      await tx.run(insertNote, 'a', 'uncommitted');
+      await gate;
+      events.push('commit ends');
+    });
+    const reading = transactor.read(async (tx) => {
+      events.push('read begins');
+      expect(tx.now).toBe(1000);
+      return tx.all(sql<{ id: string }>('SELECT id FROM notes'));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events).toEqual([]);
+    release();
+    await writing;
+    expect(await reading).toEqual([{ id: 'a' }]);
+    expect(events).toEqual(['commit ends', 'read begins']);
+  });
+
+  it('does not see the rows of a commit that rolls back', async () => {
+    const { transactor } = setup();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const failing = transactor.commit(async (tx) => {
+      await tx.run(insertNote, 'ghost', 'x');
+      await gate;
+      throw new Error('fault');
+    });
+    const reading = transactor.read((tx) => tx.all(sql<{ id: string }>('SELECT id FROM notes')));
+    release();
+    await expect(failing).rejects.toThrow('fault');
+    expect(await reading).toEqual([]);
+  });
+
+  it('reads without BEGIN IMMEDIATE, so an outside writer holding the file lock does not block it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'transactor-'));
+    const file = join(dir, 'db.sqlite');
+    const { sqlite, transactor } = setup(file);
+    sqlite.pragma('busy_timeout = 0');
+    await transactor.commit((tx) => tx.run(insertNote, 'a', 'x'));
+    const outside = new SQLite(file);
+    opened.push(outside);
+    outside.exec('BEGIN IMMEDIATE');
+    outside.prepare("INSERT INTO notes (id, body) VALUES ('b', 'outside')").run();
+    const count = sql<{ n: number }>('SELECT count(*) AS n FROM notes');
+    expect(await transactor.read((tx) => tx.first(count))).toEqual({ n: 1 });
+    await expect(transactor.commit((tx) => tx.first(count))).rejects.toThrow(/locked|busy/i);
+    outside.exec('COMMIT');
+    expect(await transactor.read((tx) => tx.first(count))).toEqual({ n: 2 });
+    expect(sqlite.inTransaction).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a read inside a commit or a read, and a read tx used after its read', async () => {
+    const { transactor } = setup();
+    await transactor.commit(async () => {
+      await expect(transactor.read(async () => undefined)).rejects.toThrow(/inside a commit/);
+    });
+    const stale = await transactor.read(async (tx) => {
+      await expect(transactor.read(async () => undefined)).rejects.toThrow(/inside a commit or read/);
+      return tx;
+    });
+    await expect(stale.all(sql('SELECT 1'))).rejects.toThrow(/transaction is over/);
+  });
+
+  it('redacts a logged change in place: same seq and audiences, the replacement pulled instead', async () => {
+    const { sqlite, transactor, published } = setup();
+    const seq = await transactor.commit(async (tx) => tx.emit(read('secret'), [audience.user('ann')]).seq);
+    await transactor.commit(async (tx) => {
+      await tx.redact(seq, read('withdrawn'));
+    });
+    const row = sqlite.prepare('SELECT type, payload FROM change_log WHERE seq = ?').get(seq);
+    expect(row).toEqual({
+      type: 'notification_read',
+      payload: JSON.stringify({ type: 'notification_read', notificationId: 'withdrawn', seq }),
+    });
+    expect(sqlite.prepare('SELECT audience FROM change_audience WHERE seq = ?').pluck().all(seq)).toEqual([
+      'u:ann',
+    ]);
+    expect(published.map(ids)).toEqual([[[1, 'secret']]]);
+  });
+
+  it('publishes a change redacted in its own commit as redacted, and undoes a redaction on rollback', async () => {
+    const { sqlite, transactor, published } = setup();
+    await transactor.commit(async (tx) => {
+      const change = tx.emit(read('draft'), [audience.user('ann')]);
+      await tx.redact(change.seq, read('final'));
+    });
+    expect(published.map(ids)).toEqual([[[1, 'final']]]);
+    await expect(
+      transactor.commit(async (tx) => {
+        await tx.redact(1, read('lost'));
+        throw new Error('fault');
+      }),
+    ).rejects.toThrow('fault');
+    expect(sqlite.prepare('SELECT payload FROM change_log WHERE seq = 1').pluck().get()).toContain('final');
+  });
+
+  it('hands each commit its own tx: a stray call from an earlier commit throws, not joins the next', async () => {
+    const { sqlite, transactor } = setup();
+    const stale = await transactor.commit(async (tx) => tx);
+    let strayed: Promise<number> | undefined;
+    await transactor.commit(async (tx) => {
+      strayed = stale.run(insertNote, 'stray', 'x');
+      await tx.run(insertNote, 'own', 'x');
+    });
+    await expect(strayed).rejects.toThrow(/transaction is over/);
+    expect(() => stale.emit(read('stray'), [audience.user('ann')])).toThrow(/outside its transaction/);
+    expect(noteIds(sqlite)).toEqual(['own']);
+  });
+
+  it('resets its seq and pending changes even when ROLLBACK itself fails', async () => {
+    const { sqlite, transactor, published } = setup();
+    const exec = sqlite.prepare.bind(sqlite);
+    await expect(
+      transactor.commit(async (tx) => {
+        tx.emit(read('gone'), [audience.user('ann')]);
+        // The next ROLLBACK fails once (as on a closed or corrupted handle), then works again.
+        const original = exec('ROLLBACK');
+        const statements = (transactor as unknown as { statements: { get(sql: string): unknown } })
+          .statements;
+        const get = statements.get.bind(statements);
+        statements.get = (text: string) => {
+          if (text !== 'ROLLBACK') return get(text);
+          statements.get = get;
+          return {
+            run: () => {
+              original.run();
+              throw new Error('rollback failed');
+            },
+          };
+        };
+        throw new Error('fault');
+      }),
+    ).rejects.toThrow('rollback failed');
+    const seq = await transactor.commit(async (tx) => tx.emit(read('next'), [audience.user('ann')]).seq);
+    expect(seq).toBe(1);
+    expect(published.map(ids)).toEqual([[[1, 'next']]]);
   });
 });

@@ -43,10 +43,10 @@ export async function seedDemoConfessions(deps: AppDeps, clock: { advance(ms: nu
   const env = confessionEnv(deps);
   const { transactor } = env;
   for (const who of ['alex', 'priya'] as const)
-    if (!nicknameOf(deps, ids[who])) await setNickname(transactor, ids[who], NICKNAMES[who]);
+    if (!(await nicknameOf(transactor, ids[who]))) await setNickname(transactor, ids[who], NICKNAMES[who]);
   for (const confession of CONFESSIONS) {
     clock.advance(60_000);
-    await transactor.commit((tx) => postConfession(tx, ids[confession.by], confession));
+    await transactor.commit((tx) => postConfession(tx, env, ids[confession.by], confession));
   }
   await transactor.commit((tx) =>
     setConfessionReaction(tx, env, ids.alex, {
@@ -57,6 +57,7 @@ export async function seedDemoConfessions(deps: AppDeps, clock: { advance(ms: nu
   );
   const comment = { id: COMMENT.id, confessionId: COMMENT.on, content: COMMENT.content };
   await transactor.commit((tx) => addComment(tx, env, ids[COMMENT.by], comment));
-  // The seed exits soon after: the reaction's and comment's counts go out now, not a window later.
+  // The seed exits soon after: the posts are announced and the counts sent now, not seconds later.
+  await env.publisher.flush();
   await env.counts.flush();
 }

@@ -19,6 +19,9 @@ export function changeLogStatements(sqlite: SQLite.Database) {
   const insertAudience = sqlite.prepare<[string, number]>(
     'INSERT INTO change_audience (audience, seq) VALUES (?, ?)',
   );
+  const redactLog = sqlite.prepare<[string, string, number]>(
+    'UPDATE change_log SET type = ?, payload = ? WHERE seq = ?',
+  );
   const maxSeq = sqlite.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM change_log');
   const minSeq = sqlite.prepare<[], { seq: number | null }>('SELECT min(seq) AS seq FROM change_log');
   // The newest entry is never pruned: it keeps the seq counter alive across restarts.
@@ -61,6 +64,10 @@ export function changeLogStatements(sqlite: SQLite.Database) {
     append(seq: number, type: string, payload: string, createdMs: number, audiences: readonly string[]) {
       insertLog.run(seq, type, payload, createdMs);
       for (const audience of audiences) insertAudience.run(audience, seq);
+    },
+    /** Replaces an entry's type and payload; its seq and audiences stay (a pruned seq is left alone). */
+    redact(seq: number, type: string, payload: string): void {
+      redactLog.run(type, payload, seq);
     },
     maxSeq: (): number => maxSeq.get()?.seq ?? 0,
     /** Everything with seq ≤ this is gone. */

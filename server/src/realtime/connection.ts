@@ -6,7 +6,6 @@ import {
   PROTOCOL_VERSION,
   REALTIME_ERRORS,
   type AckFrame,
-  type Change,
   type ClientFrame,
   type HelloFrame,
   type MessageErrorFrame,
@@ -17,36 +16,24 @@ import { sessionIdFromToken } from '../lib/auth/session-token';
 import { validateSessionToken } from '../lib/auth/sessions';
 import { audience, type Audience } from './audiences';
 import type { CommittedChange } from './bus';
+import { ChangeStream } from './change-stream';
 import { invalidFrameError } from './frames';
 import { handleFrame } from './handlers';
 import type { HubConnection } from './hub';
 import type { LiveConnection } from './live-connection';
 import type { PresenceConnection } from './presence';
-import type { ChangeHook } from './registry';
 import type { HeartbeatTarget, Runtime } from './runtime';
+import { tcpSocket, TEXT_FRAME } from './ws-socket';
 
 /**
- * hello → auth (token checked; from registration on, changes only teach contacts) → ready (signed in,
- * changes dropped: the pull will carry them) → syncing (a snapshot is built, changes held) → live.
+ * hello → auth (token checked; from registration on, changes only teach contacts) → ready (signed in; what
+ * happens to changes is the ChangeStream's: dropped until the pull, held during a snapshot, then live).
  */
-type State = 'hello' | 'auth' | 'ready' | 'syncing' | 'live' | 'closed';
-
-/** An already encoded JSON frame still goes out as a text frame (`ws` sends Buffers as binary by default). */
-const TEXT_FRAME = { binary: false } as const;
-
-/** The TCP socket under a `ws` WebSocket (`ws` keeps it in a field it does not type). */
-interface Corkable {
-  cork(): void;
-  uncork(): void;
-}
-function tcpSocket(ws: WebSocket): Corkable | undefined {
-  return (ws as unknown as { _socket?: Corkable | null })._socket ?? undefined;
-}
+type State = 'hello' | 'auth' | 'ready' | 'closed';
 
 /**
- * One `/ws` connection: hello and sign-in, then frames. Changes pushed before the connection's pull has
- * finished are dropped ('ready': the pull will carry them) or held ('syncing': sent after the snapshot), so
- * a client never sees a change twice or out of order across catch-up and live.
+ * One `/ws` connection: hello and sign-in, then frames. Its ChangeStream hands changes over from the pull
+ * to live without a change seen twice or out of order.
  */
 export class Connection
   implements LiveConnection, HubConnection, PresenceConnection, HeartbeatTarget, RevocableSocket
@@ -59,8 +46,7 @@ export class Connection
   private state: State = 'hello';
   private registered = false;
   private queued: string[] = [];
-  /** Changes (and the acks that must follow them) held while a reset snapshot is being built. */
-  private held: (CommittedChange | string)[] | undefined;
+  private readonly stream: ChangeStream;
   private readonly helloTimer: NodeJS.Timeout;
   /** This socket in the live-socket registry, from the hello on: revoking its session closes it. */
   private session: LiveSocketEntry | undefined;
@@ -69,6 +55,7 @@ export class Connection
     private readonly rt: Runtime,
     readonly ws: WebSocket,
   ) {
+    this.stream = new ChangeStream(rt, this);
     rt.sockets.add(this);
     ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => this.onData(data, isBinary));
     ws.on('pong', () => (this.lastSeen = Date.now()));
@@ -122,39 +109,29 @@ export class Connection
     tcpSocket(this.ws)?.uncork();
   }
 
+  sendFrame(frame: Buffer): void {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(frame, TEXT_FRAME);
+  }
+
   sendAfterChanges(frame: AckFrame | MessageErrorFrame): void {
-    if (this.held) this.held.push(encodeServerFrame(frame));
-    else this.send(frame);
+    const json = encodeServerFrame(frame);
+    if (!this.stream.holdAfterChanges(json)) this.sendRaw(json);
   }
 
   push(item: CommittedChange): void {
-    if (this.state === 'closed') return;
-    this.runHook('reached', item.change);
-    if (this.state === 'live') this.deliver(item);
-    else if (this.held) this.held.push(item);
-    // Dropped because the pull will carry it, but the contact it makes counts from now (presence, typing).
-    else this.learnContacts(item.change);
+    if (this.state !== 'closed') this.stream.push(item);
   }
 
   goLive(cursor: number): void {
-    if (this.state === 'closed') return;
-    this.state = 'live';
-    const held = this.held ?? [];
-    this.held = undefined;
-    for (const item of held) {
-      if (typeof item === 'string') this.sendRaw(item);
-      else if (item.change.seq > cursor) this.deliver(item);
-      else this.learnContacts(item.change);
-    }
+    if (this.state !== 'closed') this.stream.goLive(cursor);
   }
 
   hold(): void {
-    this.state = 'syncing';
-    this.held = [];
+    this.stream.hold();
   }
 
   get syncing(): boolean {
-    return this.state === 'syncing';
+    return this.stream.holding;
   }
 
   get closed(): boolean {
@@ -173,7 +150,7 @@ export class Connection
   revoke(): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    this.held = undefined;
+    this.stream.stop();
     this.queued = [];
     this.close(CLOSE_CODES.unauthorized, 'session revoked');
     // A client that never answers the close must not stay registered (and online) for ws's 30 s timeout.
@@ -183,35 +160,6 @@ export class Connection
   kill(): void {
     this.close(CLOSE_CODES.deadPeer, 'no heartbeat');
     setTimeout(() => this.ws.terminate(), 1000).unref();
-  }
-
-  private deliver(item: CommittedChange): void {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(item.frame, TEXT_FRAME);
-    this.runHook('delivered', item.change);
-    this.learnContacts(item.change);
-  }
-
-  private runHook(kind: 'reached' | 'delivered', change: Change): void {
-    const hook = (this.rt.features.changes[change.type] as ChangeHook<Change>)[kind];
-    if (!hook) return;
-    try {
-      hook(this, change);
-    } catch (err) {
-      this.rt.deps.log.error({ err, type: change.type }, 'change hook failed');
-    }
-  }
-
-  /** A first message or a shared group makes a contact: from now on each hears the other's presence. */
-  private learnContacts(change: Change): void {
-    const made = this.rt.features.session.contactsMadeBy(this.userId, change);
-    if (!made.length) return;
-    const added: string[] = [];
-    for (const id of made) {
-      if (id === this.userId || this.contacts.has(id)) continue;
-      this.contacts.add(id);
-      added.push(id);
-    }
-    if (added.length) this.rt.presence.contactsAdded(this, added);
   }
 
   private onData(data: WebSocket.RawData, isBinary: boolean): void {
@@ -327,7 +275,7 @@ export class Connection
 
   private onClose(): void {
     this.state = 'closed';
-    this.held = undefined;
+    this.stream.stop();
     clearTimeout(this.helloTimer);
     this.session?.release();
     this.rt.sockets.delete(this);

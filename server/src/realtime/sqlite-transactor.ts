@@ -5,11 +5,16 @@ import { writeLockOf, type WriteLock } from '../lib/db/write-lock';
 import type { Audience } from './audiences';
 import type { ChangeBus, CommittedChange } from './bus';
 import { changeLogStatements, type ChangeLogStatements } from './change-log';
-import type { Query, SqlParam, Transactor, Tx } from './transaction';
+import type { Query, ReadTx, SqlParam, Transactor, Tx } from './transaction';
 
 export interface SqliteTransactorOptions {
   now: () => number;
   bus: ChangeBus;
+}
+
+/** Whether the commit or read a `tx` was handed out for is still running. */
+interface TxScope {
+  open: boolean;
 }
 
 /**
@@ -30,10 +35,6 @@ export class SqliteTransactor implements Transactor {
   private committed: number;
   private floorSeq: number;
   private pending: CommittedChange[] = [];
-  /** A transaction of ours is open. */
-  private open = false;
-  private readonly tx: Tx;
-  private txNow = 0;
 
   constructor(
     private readonly sqlite: SQLite.Database,
@@ -44,7 +45,6 @@ export class SqliteTransactor implements Transactor {
     this.lock = writeLockOf(sqlite);
     this.seq = this.committed = this.log.maxSeq();
     this.floorSeq = this.log.floor();
-    this.tx = this.makeTx();
   }
 
   currentSeq(): number {
@@ -66,12 +66,21 @@ export class SqliteTransactor implements Transactor {
     }
   }
 
-  async commit<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  commit<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.holdingLock('commit inside a commit: use tx.savepoint', () => this.transact(fn));
+  }
+
+  read<T>(fn: (tx: ReadTx) => Promise<T>): Promise<T> {
+    return this.holdingLock('read inside a commit or read: use its tx', () => this.snapshot(fn));
+  }
+
+  /** Runs `work` as the write lock's holder, after the commits and reads that asked before (FIFO). */
+  private async holdingLock<T>(nested: string, work: () => Promise<T>): Promise<T> {
     // Waiting for the lock from inside its holder would wait forever.
-    if (this.lock.insideHolder) throw new Error('commit inside a commit: use tx.savepoint');
+    if (this.lock.insideHolder) throw new Error(nested);
     if (!this.lock.tryAcquire()) await this.lock.acquire();
     try {
-      return await this.lock.runAsHolder(() => this.transact(fn));
+      return await this.lock.runAsHolder(work);
     } finally {
       this.lock.release();
     }
@@ -80,27 +89,46 @@ export class SqliteTransactor implements Transactor {
   private async transact<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const start = this.seq;
     this.run('BEGIN IMMEDIATE');
-    this.open = true;
-    this.txNow = this.options.now();
+    // A fresh scope per commit: a call left un-awaited by an earlier commit fails instead of joining this one.
+    const scope: TxScope = { open: true };
     let result: T;
     try {
       this.adoptExternalEntries();
-      result = await fn(this.tx);
+      result = await fn(this.makeTx(scope, this.options.now()));
       this.run('COMMIT');
     } catch (error) {
+      scope.open = false;
       this.abort(start);
       throw error;
     }
-    this.open = false;
+    scope.open = false;
     this.publish();
     return result;
   }
 
+  /**
+   * Reads in a deferred transaction: one snapshot for all of `fn`'s statements, no file write lock (an
+   * outside writer such as the seed CLI never makes it wait), and no commit's half-done rows, since it
+   * holds the handle's WriteLock like a commit does.
+   */
+  private async snapshot<T>(fn: (tx: ReadTx) => Promise<T>): Promise<T> {
+    const scope: TxScope = { open: true };
+    this.run('BEGIN DEFERRED');
+    try {
+      return await fn(this.makeReadTx(scope, this.options.now()));
+    } finally {
+      scope.open = false;
+      if (this.sqlite.inTransaction) this.run('COMMIT');
+    }
+  }
+
   private abort(start: number): void {
-    if (this.sqlite.inTransaction) this.run('ROLLBACK');
-    this.open = false;
-    this.seq = start;
-    this.pending = [];
+    try {
+      if (this.sqlite.inTransaction) this.run('ROLLBACK');
+    } finally {
+      this.seq = start;
+      this.pending = [];
+    }
   }
 
   private publish(): void {
@@ -112,7 +140,6 @@ export class SqliteTransactor implements Transactor {
   }
 
   private emit(draft: ChangeDraft, audiences: readonly Audience[]): Change {
-    if (!this.open) throw new Error('emit outside a transaction');
     const seq = this.seq + 1;
     const change = { ...draft, seq } as Change;
     const json = JSON.stringify(change);
@@ -120,6 +147,16 @@ export class SqliteTransactor implements Transactor {
     this.seq = seq;
     this.pending.push({ change, json, frame: Buffer.from(json), audiences });
     return change;
+  }
+
+  /** Rewrites a logged change's payload in place; one of this commit's own is also published rewritten. */
+  private redact(seq: number, replacement: ChangeDraft): void {
+    const change = { ...replacement, seq } as Change;
+    const json = JSON.stringify(change);
+    this.log.redact(seq, change.type, json);
+    const queued = this.pending.findIndex((item) => item.change.seq === seq);
+    if (queued >= 0)
+      this.pending[queued] = { ...this.pending[queued]!, change, json, frame: Buffer.from(json) };
   }
 
   /**
@@ -155,30 +192,51 @@ export class SqliteTransactor implements Transactor {
     this.pending.length = mark;
   }
 
-  private statement(query: Query<unknown>): { stmt: SQLite.Statement; params: readonly unknown[] | null } {
-    if (!this.open) throw new Error('the transaction is over: await every tx call inside commit');
+  private statement(
+    scope: TxScope,
+    query: Query<unknown>,
+  ): { stmt: SQLite.Statement; params: readonly unknown[] | null } {
+    if (!scope.open) throw new Error('the transaction is over: await every tx call inside commit or read');
     if (typeof query === 'string') return { stmt: this.statements.get(query), params: null };
     return { stmt: this.statements.get(query.sql), params: query.parameters };
   }
 
-  private makeTx(): Tx {
-    const tx: Tx = {
+  /** The reading half of a `tx`: one object per commit or read (a few closures, not one per statement). */
+  private makeReadTx(scope: TxScope, now: number): ReadTx {
+    return {
       all: async <Row>(query: Query<Row>, ...params: SqlParam[]): Promise<Row[]> => {
-        const s = this.statement(query);
+        const s = this.statement(scope, query);
         return (s.params ? s.stmt.all(s.params) : s.stmt.all(...params)) as Row[];
       },
       first: async <Row>(query: Query<Row>, ...params: SqlParam[]): Promise<Row | undefined> => {
-        const s = this.statement(query);
+        const s = this.statement(scope, query);
         return (s.params ? s.stmt.get(s.params) : s.stmt.get(...params)) as Row | undefined;
       },
+      now,
+    };
+  }
+
+  private makeTx(scope: TxScope, now: number): Tx {
+    const ensureOpen = (what: string) => {
+      if (!scope.open) throw new Error(`${what} outside its transaction: await every tx call inside commit`);
+    };
+    const tx: Tx = {
+      ...this.makeReadTx(scope, now),
       run: async (query: Query<unknown>, ...params: SqlParam[]): Promise<number> => {
-        const s = this.statement(query);
+        const s = this.statement(scope, query);
         return (s.params ? s.stmt.run(s.params) : s.stmt.run(...params)).changes;
       },
-      emit: (draft, audiences) => this.emit(draft, audiences),
+      emit: (draft, audiences) => {
+        ensureOpen('emit');
+        return this.emit(draft, audiences);
+      },
       nextSeq: () => this.seq + 1,
+      redact: async (seq, replacement) => {
+        ensureOpen('redact');
+        this.redact(seq, replacement);
+      },
       savepoint: async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
-        if (!this.open) throw new Error('savepoint outside a transaction');
+        ensureOpen('savepoint');
         const seq = this.seq;
         const mark = this.pending.length;
         this.run('SAVEPOINT sp');
@@ -191,10 +249,7 @@ export class SqliteTransactor implements Transactor {
           throw error;
         }
       },
-      now: 0,
     };
-    // The engine's clock for the open transaction, read where a feature reads `tx.now`.
-    Object.defineProperty(tx, 'now', { get: () => this.txNow });
     return tx;
   }
 }

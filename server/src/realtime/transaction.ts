@@ -34,11 +34,26 @@ export interface Tx {
   nextSeq(): number;
   /** `fn` in a savepoint: if it throws, only its own writes and changes are undone, and the error rethrown. */
   savepoint<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Replaces the stored payload of an earlier change whose content was withdrawn (a deleted confession's
+   * text must not stay readable through pulls for the log's 30 days). The entry keeps its seq and
+   * audiences; `replacement` is what a pull from before it now receives.
+   */
+  redact(seq: number, replacement: ChangeDraft): Promise<void>;
   /** The engine's clock for this transaction (ms). */
   readonly now: number;
 }
 
+/** Reading only: the statements of a `Tx` without writes or changes. */
+export type ReadTx = Pick<Tx, 'all' | 'first' | 'now'>;
+
 /** Opens transactions. `commit` inside a commit's `fn` is not allowed: use `tx.savepoint`. */
 export interface Transactor {
   commit<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Reads that need no write transaction, never interleaved with an open commit (on SQLite: under the
+   * write lock, without BEGIN IMMEDIATE, so an outside writer never blocks them on the file lock; on
+   * PostgreSQL: a pooled query). Inside a commit, read through its `tx` instead.
+   */
+  read<T>(fn: (tx: ReadTx) => Promise<T>): Promise<T>;
 }

@@ -1,6 +1,6 @@
 import type { Change } from '@campus/protocol';
 import { audience, type Audience } from '../../realtime/audiences';
-import { sql, type Tx } from '../../realtime/transaction';
+import { sql, type ReadTx } from '../../realtime/transaction';
 
 /**
  * Who may see whose presence and typing: contacts only, so a stranger who knows a user id learns nothing
@@ -20,7 +20,7 @@ const groupsSql = sql<{ group_id: string }>('SELECT group_id FROM group_members 
 
 /** A connection's audiences besides the user's own (their groups) and their contacts, at hello. */
 export async function sessionState(
-  tx: Tx,
+  tx: ReadTx,
   userId: string,
 ): Promise<{ audiences: Audience[]; contacts: string[] }> {
   const groups = await tx.all(groupsSql, userId);

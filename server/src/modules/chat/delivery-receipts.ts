@@ -11,11 +11,14 @@ const DELIVERY_BATCH_MS = 10;
 export class DeliveryReceipts {
   private pending = new Map<string, Map<string, string[]>>();
   private timer: NodeJS.Timeout | undefined;
+  /** After shutdown nothing is gathered: a late add must not arm a timer that writes to a closed database. */
+  private closed = false;
 
   constructor(private readonly deps: AppDeps) {}
 
   /** A live connection of `recipientId` was handed the message. */
   add(recipientId: string, senderId: string, messageId: string): void {
+    if (this.closed) return;
     let bySender = this.pending.get(recipientId);
     if (!bySender) this.pending.set(recipientId, (bySender = new Map()));
     const ids = bySender.get(senderId);
@@ -31,7 +34,7 @@ export class DeliveryReceipts {
   async caughtUp(recipientId: string, seq: number): Promise<void> {
     const { transactor, log } = this.deps;
     try {
-      const bySender = await transactor.commit((tx) => undeliveredTo(tx, recipientId, seq));
+      const bySender = await transactor.read((tx) => undeliveredTo(tx, recipientId, seq));
       for (const [senderId, ids] of bySender) for (const id of ids) this.add(recipientId, senderId, id);
     } catch (err) {
       log.error({ err }, 'delivery receipts failed');
@@ -40,6 +43,7 @@ export class DeliveryReceipts {
 
   /** The server is stopping: receipts not yet written are dropped (the next pull hands them over again). */
   close(): void {
+    this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     this.pending.clear();

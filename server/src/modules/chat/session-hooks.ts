@@ -2,7 +2,7 @@ import { REALTIME_ERRORS, type ServerFrame } from '@campus/protocol';
 import type { AppDeps } from '../../deps';
 import { audience } from '../../realtime/audiences';
 import type { Session, SessionHooks } from '../../realtime/registry';
-import { sql, type Query, type SqlParam, type Tx } from '../../realtime/transaction';
+import { sql, type Query, type ReadTx, type SqlParam, type Tx } from '../../realtime/transaction';
 import { userRefsOf, type UserRefReader } from '../users';
 import { contactsMadeBy, sessionState } from './contacts';
 import { deliveryReceiptsOf } from './delivery-receipts';
@@ -13,6 +13,11 @@ import { isGroupMember } from './writes';
 const advanceReadSql = sql(
   `UPDATE group_members SET read_seq = (SELECT last_seq FROM groups WHERE id = ?)
     WHERE group_id = ? AND user_id = ? AND read_seq < (SELECT last_seq FROM groups WHERE id = ?)`,
+);
+// Whether the mark would move: most openings of a group find nothing new, and then take no write lock.
+const behindSql = sql<{ one: number }>(
+  `SELECT 1 AS one FROM group_members m JOIN groups g ON g.id = m.group_id
+    WHERE m.group_id = ? AND m.user_id = ? AND m.read_seq < g.last_seq`,
 );
 const readSeqSql = sql<{ read_seq: number }>(
   'SELECT read_seq FROM group_members WHERE group_id = ? AND user_id = ?',
@@ -33,16 +38,19 @@ export function chatSessionHooks(deps: AppDeps): SessionHooks {
   const refs = userRefsOf(deps);
   const receipts = deliveryReceiptsOf(deps);
   const commit = <T>(fn: (tx: Tx) => Promise<T>) => deps.transactor.commit(fn);
-  // A transaction only on a cache miss.
+  // Reads take no write transaction: an outside writer (the seed CLI) holding the file then cannot make
+  // them wait out the busy timeout on the event loop, and they never run inside another commit.
+  const read = <T>(fn: (tx: ReadTx) => Promise<T>) => deps.transactor.read(fn);
+  // A read only on a cache miss.
   const refReader: UserRefReader = {
-    first: <Row>(query: Query<Row>, ...params: SqlParam[]) => commit((tx) => tx.first(query, ...params)),
+    first: <Row>(query: Query<Row>, ...params: SqlParam[]) => read((tx) => tx.first(query, ...params)),
   };
 
   /** Membership from the connection's audiences, else the database (a group made since hello). */
   async function member(session: Session, groupId: string): Promise<boolean> {
     const key = audience.group(groupId);
     if (session.hasAudience(key)) return true;
-    if (!(await commit((tx) => isGroupMember(tx, groupId, session.userId)))) return false;
+    if (!(await read((tx) => isGroupMember(tx, groupId, session.userId)))) return false;
     session.joinAudience(key);
     return true;
   }
@@ -70,7 +78,7 @@ export function chatSessionHooks(deps: AppDeps): SessionHooks {
   }
 
   return {
-    open: (userId) => commit((tx) => sessionState(tx, userId)),
+    open: (userId) => read((tx) => sessionState(tx, userId)),
     contactsMadeBy,
     snapshot: (userId) => buildSnapshot(deps, userId),
     caughtUp(session, seq) {
@@ -101,6 +109,7 @@ export function chatSessionHooks(deps: AppDeps): SessionHooks {
       /** The user opened a group: members only; everything in it so far counts as seen. */
       async join_group(session, { groupId }) {
         if (!(await member(session, groupId))) return refuseGroup(session, groupId);
+        if (!(await read((tx) => tx.first(behindSql, groupId, session.userId)))) return;
         await commit(async (tx) => {
           if ((await tx.run(advanceReadSql, groupId, groupId, session.userId, groupId)) === 0) return;
           const row = await tx.first(readSeqSql, groupId, session.userId);

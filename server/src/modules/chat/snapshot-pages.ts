@@ -1,5 +1,5 @@
 import { directRoomId, type DirectMessage, type GroupMessage, type Reaction } from '@campus/protocol';
-import { sql, type Tx } from '../../realtime/transaction';
+import { sql, type ReadTx } from '../../realtime/transaction';
 import { toUserRef, type UserRefRow } from '../users';
 import { toDirectMessage, toGroupMessage, type DirectMessageRow, type GroupMessageRow } from './mappers';
 
@@ -45,7 +45,7 @@ const ref = (json: string) => toUserRef(JSON.parse(json) as UserRefRow);
  * conversation, like page 1 of GET /api/chat/{partnerId}), in two queries whatever the number of partners.
  */
 export async function recentDirectMessages(
-  tx: Tx,
+  tx: ReadTx,
   userId: string,
   partners: readonly string[],
   per: number,
@@ -66,7 +66,7 @@ export async function recentDirectMessages(
 
 /** The newest `per` messages of each group (like page 1 of GET /api/groups/{id}/messages), in one query. */
 export async function recentGroupMessages(
-  tx: Tx,
+  tx: ReadTx,
   groupIds: readonly string[],
   per: number,
 ): Promise<GroupMessage[]> {

@@ -24,7 +24,7 @@ export async function buildSnapshot(deps: AppDeps, userId: string): Promise<Snap
   const partners = conversations.filter((c) => !c.isGroup).map((c) => c.id);
   const recentGroups = groups.slice(0, SYNC.snapshotConversations).map((g) => g.id);
   // A fixed number of queries however many conversations the snapshot carries (no page query per one).
-  return deps.transactor.commit(async (tx) => {
+  return deps.transactor.read(async (tx) => {
     const messages = await recentDirectMessages(tx, userId, partners, per);
     const groupMessages = await recentGroupMessages(tx, recentGroups, per);
     const ids = new Set<string>([userId, ...partners]);

@@ -50,7 +50,7 @@ export function chatMutationHandlers(deps: AppDeps): Pick<MutationHandlers, Chat
 /**
  * What a live connection does when a chat change reaches it: the recipient's device now holds a direct
  * message (a delivery receipt, batched), and a new group's messages start reaching its members' open
- * connections at once.
+ * connections at once, whether or not their pull has carried the group yet.
  */
 export function chatChangeHooks(deps: AppDeps): Pick<ChangeHooks, ChatChange> {
   const receipts = deliveryReceiptsOf(deps);
@@ -62,7 +62,9 @@ export function chatChangeHooks(deps: AppDeps): Pick<ChangeHooks, ChatChange> {
       },
     },
     group_joined: {
-      delivered(session, { group }) {
+      // `reached`, not `delivered`: a connection whose pull is still to carry the change must still get
+      // the group's later messages live, or the group stays silent there until the next reconnect.
+      reached(session, { group }) {
         session.joinAudience(audience.group(group.id));
       },
     },

@@ -1,15 +1,17 @@
 import type { AppDeps } from '../../lib/deps';
 import type { Transactor } from '../../realtime/transaction';
 import { ConfessionCounts } from './counts';
+import { ConfessionPublisher } from './publisher';
 
 /**
- * What the confession writes need beside their `Tx`: the app's deps (notifications' push) and the one
- * count coalescer of this server, shared by the REST routes and the outbox handlers.
+ * What the confession writes need beside their `Tx`: the app's deps (notifications' push), the one count
+ * coalescer and the one publisher of this server, shared by the REST routes and the outbox handlers.
  */
 export interface ConfessionEnv {
   readonly deps: AppDeps;
   readonly transactor: Transactor;
   readonly counts: ConfessionCounts;
+  readonly publisher: ConfessionPublisher;
 }
 
 /** One per server (tests run several in one process). */
@@ -22,16 +24,23 @@ export function confessionEnv(deps: AppDeps): ConfessionEnv {
     const counts = new ConfessionCounts(transactor, (err) =>
       deps.log.error({ err }, 'sending confession counts failed'),
     );
-    env = { deps, transactor, counts };
+    const publisher = new ConfessionPublisher(transactor, (err) =>
+      deps.log.error({ err }, 'announcing confessions failed'),
+    );
+    env = { deps, transactor, counts, publisher };
     perServer.set(deps, env);
   }
   return env;
 }
 
 /**
- * Server close: sends the counts still waiting for their window, before the database closes. The server
- * calls it on stop (see sync.ts); later count changes are not sent.
+ * Server close: announces the confessions and sends the counts still waiting, before the database closes
+ * (posts first, so no card's counts go out before the card). The server calls it on stop (see sync.ts);
+ * later changes wait for the next start (posts) or are not sent (counts).
  */
-export function closeConfessions(deps: AppDeps): Promise<void> {
-  return perServer.get(deps)?.counts.close() ?? Promise.resolve();
+export async function closeConfessions(deps: AppDeps): Promise<void> {
+  const env = perServer.get(deps);
+  if (!env) return;
+  await env.publisher.close();
+  await env.counts.close();
 }

@@ -5,10 +5,11 @@ import {
   type FeedResponse,
   type ReactionType,
 } from '@campus/protocol';
-import type { AppDeps } from '../../lib/deps';
+import type { Transactor } from '../../realtime/transaction';
 import { refusals } from './errors';
+import { feedQ } from './feed-queries';
 import { toComment, toConfession } from './mappers';
-import { confessionStatements } from './statements';
+import { q } from './queries';
 
 export interface FeedRequest {
   viewerId: string;
@@ -28,53 +29,57 @@ export const MAX_FEED_OFFSET = 5000;
 
 /**
  * A feed page, newest first, in five queries whatever the page size: the page, the two tab counts, the
- * viewer's own reactions on the page and the newest comments of each card.
+ * viewer's own reactions on the page and the newest comments of each card. Read under the engine's write
+ * lock (`Transactor.read`), so never in the middle of another commit.
  */
-export function feedPage(deps: AppDeps, request: FeedRequest): FeedResponse {
-  const s = confessionStatements(deps.sqlite);
+export function feedPage(transactor: Transactor, request: FeedRequest): Promise<FeedResponse> {
   const { viewerId: viewer, limit } = request;
   const offset = (request.page - 1) * limit;
-  const rows =
-    offset >= MAX_FEED_OFFSET
-      ? []
-      : request.college === undefined
-        ? s.feedAll.all({ viewer, limit, offset })
-        : s.feedCollege.all({ viewer, college: request.college, limit, offset });
-  const total = s.total.get('*')?.n ?? 0;
-  const collegeTotal =
-    request.viewerCollege === null ? 0 : (s.total.get(`c:${request.viewerCollege}`)?.n ?? 0);
+  return transactor.read(async (tx) => {
+    const rows =
+      offset >= MAX_FEED_OFFSET
+        ? []
+        : request.college === undefined
+          ? await tx.all(feedQ.feedAll, viewer, limit, offset)
+          : await tx.all(feedQ.feedCollege, viewer, request.college, limit, offset);
+    const total = (await tx.first(feedQ.total, '*'))?.n ?? 0;
+    const collegeTotal =
+      request.viewerCollege === null
+        ? 0
+        : ((await tx.first(feedQ.total, `c:${request.viewerCollege}`))?.n ?? 0);
 
-  const ids = JSON.stringify(rows.map((r) => r.id));
-  const mine = new Map<string, Set<ReactionType>>();
-  for (const r of rows.length ? s.myReactionsIn.all(ids, viewer) : []) {
-    let set = mine.get(r.confession_id);
-    if (!set) mine.set(r.confession_id, (set = new Set()));
-    set.add(r.reaction_type);
-  }
-  const comments = new Map<string, ConfessionComment[]>();
-  const commentRows = rows.length
-    ? s.newestComments.all({ viewer, ids, per: CONFESSIONS.commentsPerCard })
-    : [];
-  // Oldest first on the card.
-  commentRows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
-  for (const row of commentRows) {
-    let list = comments.get(row.confession_id);
-    if (!list) comments.set(row.confession_id, (list = []));
-    list.push(toComment(row));
-  }
+    const ids = JSON.stringify(rows.map((r) => r.id));
+    const mine = new Map<string, Set<ReactionType>>();
+    for (const r of rows.length ? await tx.all(feedQ.myReactionsIn, ids, viewer) : []) {
+      let set = mine.get(r.confession_id);
+      if (!set) mine.set(r.confession_id, (set = new Set()));
+      set.add(r.reaction_type);
+    }
+    const comments = new Map<string, ConfessionComment[]>();
+    const commentRows = rows.length
+      ? await tx.all(feedQ.newestComments, viewer, ids, CONFESSIONS.commentsPerCard)
+      : [];
+    // Oldest first on the card, by the precise stored time.
+    commentRows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    for (const row of commentRows) {
+      let list = comments.get(row.confession_id);
+      if (!list) comments.set(row.confession_id, (list = []));
+      list.push(toComment(row));
+    }
 
-  return {
-    confessions: rows.map((row) => {
-      const reacted = mine.get(row.id);
-      return toConfession(
-        row,
-        reacted ? REACTION_TYPES.filter((t) => reacted.has(t)) : [],
-        comments.get(row.id) ?? [],
-      );
-    }),
-    total,
-    collegeTotal,
-  };
+    return {
+      confessions: rows.map((row) => {
+        const reacted = mine.get(row.id);
+        return toConfession(
+          row,
+          reacted ? REACTION_TYPES.filter((t) => reacted.has(t)) : [],
+          comments.get(row.id) ?? [],
+        );
+      }),
+      total,
+      collegeTotal,
+    };
+  });
 }
 
 /**
@@ -82,15 +87,17 @@ export function feedPage(deps: AppDeps, request: FeedRequest): FeedResponse {
  * each page is in reading order (oldest first). `total` is the confession's comment count.
  */
 export function commentsPage(
-  deps: AppDeps,
+  transactor: Transactor,
   viewerId: string,
   confessionId: string,
   page: number,
-): { comments: ConfessionComment[]; total: number } {
-  const s = confessionStatements(deps.sqlite);
-  const card = s.card.get({ viewer: viewerId, id: confessionId });
-  if (!card) throw refusals.notFound();
-  const limit = CONFESSIONS.commentsPageSize;
-  const rows = s.commentsPage.all({ viewer: viewerId, confessionId, limit, offset: (page - 1) * limit });
-  return { comments: rows.reverse().map(toComment), total: card.comment_count };
+): Promise<{ comments: ConfessionComment[]; total: number }> {
+  return transactor.read(async (tx) => {
+    const card = await tx.first(q.card, viewerId, confessionId);
+    if (!card) throw refusals.notFound();
+    const limit = CONFESSIONS.commentsPageSize;
+    const offset = (page - 1) * limit;
+    const rows = await tx.all(feedQ.commentsPage, viewerId, confessionId, limit, offset);
+    return { comments: rows.reverse().map(toComment), total: card.comment_count };
+  });
 }

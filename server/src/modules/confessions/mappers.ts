@@ -1,5 +1,5 @@
 import type { Confession, ConfessionComment, ReactionCounts, ReactionType } from '@campus/protocol';
-import type { CommentRow, ConfessionRow } from './statements';
+import type { CommentRow, ConfessionRow } from './rows';
 
 type CountColumns = Pick<
   ConfessionRow,
@@ -15,14 +15,29 @@ export function toCounts(row: CountColumns): ReactionCounts {
   };
 }
 
+/**
+ * A confession's or comment's time as it leaves the server: cut to the minute (the feed shows '2m ago').
+ * A precise time would let someone who also got a message of the author's at that very millisecond tie the
+ * two together; the stored time stays precise, for ordering.
+ */
+export function wireTime(stored: string): string {
+  const time = new Date(stored);
+  if (Number.isNaN(time.getTime())) return stored;
+  time.setUTCSeconds(0, 0);
+  return time.toISOString();
+}
+
+/** `is_mine` is 0/1 on SQLite, a boolean on PostgreSQL. */
+const isMine = (row: { is_mine: number | boolean }) => Number(row.is_mine) === 1;
+
 export function toComment(row: CommentRow): ConfessionComment {
   return {
     id: row.id,
     confessionId: row.confession_id,
     nickname: row.nickname,
     content: row.content,
-    createdAt: row.created_at,
-    isMine: row.is_mine === 1,
+    createdAt: wireTime(row.created_at),
+    isMine: isMine(row),
   };
 }
 
@@ -36,14 +51,14 @@ export function toConfession(
     content: row.content,
     emotionTag: row.emotion_tag,
     college: row.college,
-    createdAt: row.created_at,
+    createdAt: wireTime(row.created_at),
     imageUrl: null,
     nickname: row.nickname,
     reactions: toCounts(row),
     myReactions,
     commentCount: row.comment_count,
     comments,
-    isMine: row.is_mine === 1,
+    isMine: isMine(row),
   };
 }
 

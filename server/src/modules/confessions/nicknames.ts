@@ -1,13 +1,12 @@
-import type { AppDeps } from '../../lib/deps';
-import type { Transactor, Tx } from '../../realtime/transaction';
+import type { ReadTx, Transactor, Tx } from '../../realtime/transaction';
 import { refusals } from './errors';
 import { nicknameKey } from './mappers';
 import { q } from './queries';
 import { nicknameSkeleton } from './skeleton';
-import { confessionStatements } from './statements';
 
-export function nicknameOf(deps: AppDeps, userId: string): string | null {
-  return confessionStatements(deps.sqlite).nicknameOf.get(userId)?.nickname ?? null;
+/** The user's nickname, or null before they chose one. */
+export function nicknameOf(transactor: Transactor, userId: string): Promise<string | null> {
+  return transactor.read(async (tx) => (await tx.first(q.nicknameOf, userId))?.nickname ?? null);
 }
 
 interface NameOwner {
@@ -31,16 +30,16 @@ function availableAmong(owners: readonly NameOwner[], userId: string): boolean {
   return holdsName || others.length === 0;
 }
 
-/** The availability check route (a read outside any write). */
-export function isNicknameAvailable(deps: AppDeps, userId: string, nickname: string): boolean {
-  const owners = confessionStatements(deps.sqlite).nicknameOwners.all({
-    key: nicknameKey(nickname),
-    skeleton: nicknameSkeleton(nickname),
-  });
-  return availableAmong(owners, userId);
+/** The availability check route (a read; setting the name checks again inside its commit). */
+export function isNicknameAvailable(
+  transactor: Transactor,
+  userId: string,
+  nickname: string,
+): Promise<boolean> {
+  return transactor.read((tx) => isAvailableIn(tx, userId, nickname));
 }
 
-async function isAvailableIn(tx: Tx, userId: string, nickname: string): Promise<boolean> {
+async function isAvailableIn(tx: ReadTx, userId: string, nickname: string): Promise<boolean> {
   const key = nicknameKey(nickname);
   const skeleton = nicknameSkeleton(nickname);
   const owners = await tx.all(q.nicknameOwners, key, key, skeleton, key, key, skeleton);

@@ -1,10 +1,10 @@
 import type { ReactionType } from '@campus/protocol';
 import { sql } from '../../realtime/transaction';
-import type { CommentRow, ConfessionOwnerRow, ConfessionRow } from './statements';
+import type { CommentRow, ConfessionOwnerRow, ConfessionRow, UnpublishedRow } from './rows';
 
 /**
- * The statements of the confession writes, run through the engine's `Tx` (portable SQL, `?` placeholders
- * in order). The feed's reads stay in statements.ts.
+ * The statements of the confession writes and of the publisher, run through the engine's `Tx` (portable SQL,
+ * `?` placeholders in order). The feed's reads are in feed-queries.ts.
  */
 
 /** The counter column of each reaction type (fixed names, never user input). */
@@ -22,9 +22,9 @@ export type CountsRow = Pick<
 >;
 
 const COUNT_COLUMNS = 'relatable_count, funny_count, feel_you_count, share_worthy_count, comment_count';
+const CARD_FIELDS = `id, nickname, content, emotion_tag, college, created_at, ${COUNT_COLUMNS}`;
 /** The viewer (first parameter) decides `is_mine`. */
-const CARD_COLUMNS = `author_id = ? AS is_mine, id, nickname, content, emotion_tag, college, created_at,
-  ${COUNT_COLUMNS}`;
+export const CARD_COLUMNS = `author_id = ? AS is_mine, ${CARD_FIELDS}`;
 
 const perType = (build: (column: string) => string) =>
   ({
@@ -54,13 +54,25 @@ export const q = {
   ),
   userCollege: sql<{ college: string | null }>('SELECT college FROM users WHERE id = ?'),
 
-  owner: sql<ConfessionOwnerRow>('SELECT author_id, deleted_at, college FROM confessions WHERE id = ?'),
+  owner: sql<ConfessionOwnerRow>(
+    'SELECT author_id, deleted_at, college, posted_seq FROM confessions WHERE id = ?',
+  ),
   /** Parameters: viewer, id. */
   card: sql<ConfessionRow>(`SELECT ${CARD_COLUMNS} FROM confessions WHERE id = ? AND deleted_at IS NULL`),
   counts: sql<CountsRow>(`SELECT ${COUNT_COLUMNS} FROM confessions WHERE id = ? AND deleted_at IS NULL`),
   insertConfession: sql(
     `INSERT INTO confessions (id, author_id, nickname, content, emotion_tag, college, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  // Waiting for the publisher, oldest first (confessions_unpublished_idx, migration 0012: only the few
+  // posted in the last seconds, and any a stopped process left unsent).
+  unpublished: sql<UnpublishedRow>(
+    `SELECT author_id, ${CARD_FIELDS} FROM confessions WHERE posted_seq IS NULL AND deleted_at IS NULL
+      ORDER BY created_at, id`,
+  ),
+  /** Parameters: seq, id. Changes nothing when another publisher (another process) was first. */
+  markPublished: sql(
+    'UPDATE confessions SET posted_seq = ? WHERE id = ? AND posted_seq IS NULL AND deleted_at IS NULL',
   ),
   softDelete: sql(
     `UPDATE confessions SET deleted_at = ?, content = '', comment_count = 0, relatable_count = 0,

@@ -8,7 +8,7 @@ import {
 import type { Tx } from '../../realtime/transaction';
 import type { ConfessionEnv } from './env';
 import { refusals } from './errors';
-import { toComment, toCounts } from './mappers';
+import { toComment, toCounts, wireTime } from './mappers';
 import { claimNickname } from './nicknames';
 import { notifyComment, notifyReaction } from './notify-author';
 import { q } from './queries';
@@ -116,5 +116,6 @@ export async function addComment(
   await tx.run(q.bumpComments, input.confessionId);
   env.counts.mark(input.confessionId);
   if (authorId !== userId) await notifyComment(tx, env.deps, authorId, input.confessionId, nickname, content);
-  return { id: input.id, confessionId: input.confessionId, nickname, content, createdAt, isMine: true };
+  const comment = { id: input.id, confessionId: input.confessionId, nickname, content };
+  return { ...comment, createdAt: wireTime(createdAt), isMine: true };
 }

@@ -39,17 +39,17 @@ export function confessionRoutes(deps: AppDeps) {
 
   return new Hono<AuthEnv>()
     .use('*', requireUser(deps))
-    .get('/nickname', (c) => {
-      const nickname = nicknameOf(deps, c.get('user').id);
+    .get('/nickname', async (c) => {
+      const nickname = await nicknameOf(transactor, c.get('user').id);
       if (nickname === null) throw new HttpError(404, CONFESSION_SERVER_MSG.nicknameNotSet);
       return c.json({ nickname });
     })
-    .get('/nickname/check/:nickname', (c) => {
+    .get('/nickname/check/:nickname', async (c) => {
       const userId = c.get('user').id;
       limit('nicknameCheck', userId);
       const parsed = nicknameSchema.safeParse(c.req.param('nickname'));
       if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid request.');
-      return c.json({ available: isNicknameAvailable(deps, userId, parsed.data) });
+      return c.json({ available: await isNicknameAvailable(transactor, userId, parsed.data) });
     })
     .post('/nickname/set', async (c) => {
       const { nickname } = await readBody(c, setNicknameBodySchema);
@@ -57,20 +57,19 @@ export function confessionRoutes(deps: AppDeps) {
       limit('nicknameSet', userId);
       return c.json({ nickname: await setNickname(transactor, userId, nickname) });
     })
-    .get('/feed', (c) => {
+    .get('/feed', async (c) => {
       const query = readQuery(c, feedQuerySchema);
       const user = c.get('user');
       limit('feed', user.id);
-      return c.json(
-        feedPage(deps, { viewerId: user.id, viewerCollege: collegeName(user.college), ...query }),
-      );
+      const request = { viewerId: user.id, viewerCollege: collegeName(user.college), ...query };
+      return c.json(await feedPage(transactor, request));
     })
     .post('/post', async (c) => {
       const body = await readBody(c, postConfessionBodySchema);
       const userId = c.get('user').id;
       limit('post', userId);
       const input = { id: body.id ?? randomUUID(), content: body.content, emotionTag: body.emotionTag };
-      return c.json(await transactor.commit((tx) => postConfession(tx, userId, input)), 201);
+      return c.json(await transactor.commit((tx) => postConfession(tx, env, userId, input)), 201);
     })
     .post('/:id/react', async (c) => {
       const id = confessionId(c);
@@ -88,10 +87,10 @@ export function confessionRoutes(deps: AppDeps) {
       const input = { id: body.id ?? randomUUID(), confessionId: id, content: body.content };
       return c.json(await transactor.commit((tx) => addComment(tx, env, userId, input)), 201);
     })
-    .get('/:id/comments', (c) => {
+    .get('/:id/comments', async (c) => {
       const id = confessionId(c);
       const { page } = readQuery(c, commentsQuerySchema);
-      return c.json(commentsPage(deps, c.get('user').id, id, page));
+      return c.json(await commentsPage(transactor, c.get('user').id, id, page));
     })
     .delete('/:id', async (c) => {
       const id = confessionId(c);

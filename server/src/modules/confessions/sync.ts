@@ -41,7 +41,7 @@ export function confessionMutationHandlers(deps: AppDeps): Pick<MutationHandlers
     confession_post: {
       async apply(tx, frame, actor) {
         takeConfessionRate(deps, 'post', actor.userId);
-        await postConfession(tx, actor.userId, {
+        await postConfession(tx, env, actor.userId, {
           id: frame.id,
           content: frame.content,
           emotionTag: frame.emotionTag,

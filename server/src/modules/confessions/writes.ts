@@ -11,8 +11,9 @@ import { moderate } from '../../lib/moderation';
 import { audience } from '../../realtime/audiences';
 import type { Tx } from '../../realtime/transaction';
 import { forgetConfession } from '../notifications';
+import type { ConfessionEnv } from './env';
 import { refusals } from './errors';
-import { storedCollegeName, toConfession } from './mappers';
+import { storedCollegeName, toConfession, wireTime } from './mappers';
 import { claimNickname } from './nicknames';
 import { q } from './queries';
 
@@ -69,13 +70,14 @@ async function confessionFor(tx: Tx, viewer: string, id: string): Promise<Confes
 }
 
 /**
- * Posts a confession under the author's nickname and profile college, with the censored text, and tells
- * every student live: `confession_posted` carries the card as a stranger sees it (never the author's id),
- * `confession_mine` tells the author's own devices it is theirs. Idempotent on `id`: a retried post
- * answers the stored confession and emits nothing again.
+ * Posts a confession under the author's nickname and profile college, with the censored text. Every student
+ * hears of it live a few seconds later, from the publisher (publisher.ts), not from this commit: the card
+ * as a stranger sees it (never the author's id), and the author's own devices that it is theirs.
+ * Idempotent on `id`: a retried post answers the stored confession and schedules nothing again.
  */
 export async function postConfession(
   tx: Tx,
+  env: Pick<ConfessionEnv, 'publisher'>,
   userId: string,
   input: PostConfessionInput,
 ): Promise<Confession> {
@@ -97,28 +99,27 @@ export async function postConfession(
   const emotionTag = knownMood(input.emotionTag);
   await tx.run(q.insertConfession, input.id, userId, nickname, content, emotionTag, college, createdAt);
   await claimNickname(tx, userId, nickname);
-  const card: Confession = {
+  env.publisher.schedule(input.id);
+  return {
     id: input.id,
     content,
     emotionTag,
     college,
-    createdAt,
+    createdAt: wireTime(createdAt),
     imageUrl: null,
     nickname,
     reactions: { relatable: 0, funny: 0, feelYou: 0, shareWorthy: 0 },
     myReactions: [],
     commentCount: 0,
     comments: [],
-    isMine: false,
+    isMine: true,
   };
-  tx.emit({ type: 'confession_posted', confession: card }, [audience.allStudents]);
-  tx.emit({ type: 'confession_mine', confessionId: input.id }, [audience.user(userId)]);
-  return { ...card, isMine: true };
 }
 
 /**
  * The author deletes their confession: its text, reactions, comments and notifications go (the id stays
- * used), and every feed drops the card (`confession_deleted`). Anyone else is refused.
+ * used), and every feed drops the card (`confession_deleted`). The change that announced it is redacted
+ * too, so a pull from before it gets the deletion there, never the text. Anyone else is refused.
  */
 export async function deleteConfession(tx: Tx, userId: string, confessionId: string): Promise<void> {
   const owner = await tx.first(q.owner, confessionId);
@@ -131,5 +132,8 @@ export async function deleteConfession(tx: Tx, userId: string, confessionId: str
   await tx.run(q.deleteCommentsOf, confessionId);
   await forgetConfession(tx, confessionId);
   // A count change still waiting for its flush is skipped then: the card is gone.
-  tx.emit({ type: 'confession_deleted', confessionId }, [audience.allStudents]);
+  const deleted = { type: 'confession_deleted', confessionId } as const;
+  tx.emit(deleted, [audience.allStudents]);
+  // NULL: not announced yet (the publisher skips it now); 0: announced before migration 0012, pruned since.
+  if (owner.posted_seq) await tx.redact(owner.posted_seq, deleted);
 }

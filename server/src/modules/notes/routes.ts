@@ -16,7 +16,7 @@ import { validateSessionToken } from '../../lib/auth/sessions';
 import { openNotesConnection } from './connection';
 import { newClientBudget } from './frame-guard';
 import { KeyedBuckets } from './keyed-buckets';
-import { NotesStore } from './store';
+import { isNotesMember, NotesStore } from './store';
 
 /** Group ids are server-made UUIDs; anything else cannot name a group and never reaches a query. */
 const GROUP_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -42,7 +42,7 @@ function tokenFrom(protocols: readonly string[]): string | null {
  * so a refused client gets a plain 401/403 and never a socket.
  */
 export function notesRoutes(deps: AppDeps) {
-  const store = new NotesStore(deps.sqlite, deps.now);
+  const store = new NotesStore(deps);
   // Each upgrade opens the document and costs a sync; y-websocket retries a 429 with its backoff.
   const upgrades = new KeyedBuckets(NOTES_FRAME_LIMITS.upgrades, deps.now);
   const newClientsPerMember = newClientBudget(deps.now);
@@ -72,7 +72,16 @@ export function notesRoutes(deps: AppDeps) {
     const userId = found.user.id;
     entry.identify(userId);
     if (!upgrades.take(userId)) return refuse(429, SERVER_MSG.tooManyRequests);
-    if (!GROUP_ID.test(groupId) || !store.isMember(groupId, userId)) {
+    // Read through the transactor: after the await above, a raw read could run inside another commit.
+    const member =
+      GROUP_ID.test(groupId) &&
+      (await deps.transactor
+        .read((tx) => isNotesMember(tx, groupId, userId))
+        .catch((err: unknown) => {
+          entry.release();
+          throw err;
+        }));
+    if (!member) {
       return refuse(403, REALTIME_ERRORS.notGroupMember);
     }
     if (!protocols.includes(NOTES_SUBPROTOCOL)) return refuse(400, NOTES_MSG.subprotocolMissing);

@@ -10,6 +10,7 @@ import * as m0008 from './0008_direct_limits';
 import * as m0009 from './0009_users_directory';
 import * as m0010 from './0010_nickname_skeleton_spaces';
 import * as m0011 from './0011_reject_codes';
+import * as m0012 from './0012_confession_posted_seq';
 
 interface MigrationModule {
   up: Migration['up'];
@@ -40,6 +41,7 @@ const modules: Record<string, MigrationModule> = {
   '0009_users_directory': m0009,
   '0010_nickname_skeleton_spaces': m0010,
   '0011_reject_codes': m0011,
+  '0012_confession_posted_seq': m0012,
 };
 
 export const migrations: Record<string, Migration> = Object.fromEntries(

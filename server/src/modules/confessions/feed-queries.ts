@@ -1,0 +1,47 @@
+import type { ReactionType } from '@campus/protocol';
+import { sql } from '../../realtime/transaction';
+import { CARD_COLUMNS } from './queries';
+import type { CommentRow, ConfessionRow } from './rows';
+
+/**
+ * The feed's and the comments panel's reads, run through `Transactor.read` (never a raw handle, which could
+ * read inside another commit's open transaction and return rows it then rolls back). `?` placeholders in
+ * the order they appear; the viewer (deciding `is_mine`) always comes first.
+ */
+
+const COMMENT_COLUMNS = 'author_id = ? AS is_mine, id, confession_id, nickname, content, created_at';
+
+export const feedQ = {
+  // confessions_feed_idx / confessions_college_feed_idx, newest first. Parameters: viewer, limit, offset.
+  feedAll: sql<ConfessionRow>(
+    `SELECT ${CARD_COLUMNS} FROM confessions WHERE deleted_at IS NULL
+      ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+  ),
+  /** Parameters: viewer, college, limit, offset. */
+  feedCollege: sql<ConfessionRow>(
+    `SELECT ${CARD_COLUMNS} FROM confessions WHERE deleted_at IS NULL AND college = ?
+      ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+  ),
+  // The tab counts, kept by triggers (migration 0005): '*' for all, 'c:<college>' for one.
+  total: sql<{ n: number }>('SELECT n FROM confession_totals WHERE scope = ?'),
+  // The viewer's own reactions on a page of confessions, never anyone else's. CROSS JOIN keeps the page's
+  // ids (a JSON list) outside: one key lookup per card, not a scan of everything the viewer reacted to.
+  // Parameters: ids, viewer.
+  myReactionsIn: sql<{ confession_id: string; reaction_type: ReactionType }>(
+    `SELECT r.confession_id, r.reaction_type FROM json_each(?) j
+       CROSS JOIN confession_reactions r ON r.confession_id = j.value AND r.user_id = ?`,
+  ),
+  // The newest few comments of each confession of a page: one index range per confession.
+  // Parameters: viewer, ids, per card.
+  newestComments: sql<CommentRow>(
+    `SELECT c.author_id = ? AS is_mine, c.id, c.confession_id, c.nickname, c.content, c.created_at
+       FROM json_each(?) j, confession_comments c
+      WHERE c.id IN (SELECT id FROM confession_comments WHERE confession_id = j.value
+                      ORDER BY created_at DESC, id DESC LIMIT ?)`,
+  ),
+  /** Parameters: viewer, confession id, limit, offset. */
+  commentsPage: sql<CommentRow>(
+    `SELECT ${COMMENT_COLUMNS} FROM confession_comments WHERE confession_id = ?
+      ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+  ),
+};
