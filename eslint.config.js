@@ -122,6 +122,11 @@ export default tseslint.config(
               ],
               message: 'The UI reaches the server over HTTP and the desktop through Platform.',
             },
+            {
+              group: ['dexie-react-hooks'],
+              message:
+                'Use useLiveRows (apps/web/src/lib/useLiveRows.ts): useLiveQuery can show a superseded result.',
+            },
           ],
         },
       ],

@@ -27,6 +27,18 @@ export const TOKEN = 'token-u-alex';
 
 const opened: CampusDatabase[] = [];
 
+/**
+ * Each test gets a database of its own name: a write of the previous test still settling (its component
+ * unmounted mid-transaction) can then never land in, or delete, the next test's cache.
+ */
+let databaseUser = `${USER_ID}-0`;
+let databases = 0;
+export function testDatabase(): CampusDatabase {
+  const db = openUserDatabase(databaseUser);
+  opened.push(db);
+  return db;
+}
+
 afterEach(async () => {
   cleanup();
   opened.splice(0).forEach((db) => db.close());
@@ -34,7 +46,9 @@ afterEach(async () => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   vi.useRealTimers();
-  await deleteUserDatabase(USER_ID);
+  await deleteUserDatabase(databaseUser);
+  databases += 1;
+  databaseUser = `${USER_ID}-${databases}`;
 });
 
 type Reply =
@@ -128,8 +142,8 @@ function bellClient(db: CampusDatabase): SyncClient {
 
 export function renderBell(options: { db?: CampusDatabase; platform?: Platform } = {}) {
   localStorage.setItem(STORAGE_KEYS.session, JSON.stringify({ token: TOKEN, userId: USER_ID }));
-  const db = options.db ?? openUserDatabase(USER_ID);
-  opened.push(db);
+  const db = options.db ?? testDatabase();
+  if (!opened.includes(db)) opened.push(db);
   const api = createApiClient({ baseUrl: '', getToken: () => readSession()?.token ?? null });
   render(
     <MemoryRouter initialEntries={['/talk']}>

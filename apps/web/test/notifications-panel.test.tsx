@@ -2,8 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CONFESSION_MSG } from '@campus/protocol';
-import { openUserDatabase } from '@campus/sync';
-import { USER_ID, cacheRows, list, mockServer, notification, renderBell } from './notifications-kit';
+import { cacheRows, list, mockServer, notification, renderBell, testDatabase } from './notifications-kit';
 
 const bell = () => screen.getByRole('button', { name: 'Notifications' });
 const panel = () => screen.getByRole('dialog', { name: 'Notifications' });
@@ -31,7 +30,7 @@ describe('the notifications bell badge', () => {
 
   it('counts the cached notifications, rises when a live one is stored, falls on a read elsewhere', async () => {
     mockServer({ 'GET /api/notifications/unread-count': () => ({ status: 200, body: { unreadCount: 2 } }) });
-    const db = openUserDatabase(USER_ID);
+    const db = testDatabase();
     await cacheRows(db, [
       notification({ id: 'n-1' }),
       notification({ id: 'n-2' }),
@@ -66,7 +65,7 @@ describe('the notifications bell badge', () => {
 describe('the notifications panel', () => {
   it('forgets cached notifications the server no longer lists (their confession was deleted)', async () => {
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
-    const db = openUserDatabase(USER_ID);
+    const db = testDatabase();
     await cacheRows(db, [
       notification({ id: 'gone', title: 'Deleted meanwhile', createdAt: at(30) }),
       notification({ id: 'kept', title: 'Still there', createdAt: at(20) }),
@@ -267,7 +266,13 @@ describe('clicking a notification', () => {
     });
     renderBell();
     fireEvent.click(bell());
-    fireEvent.click(await screen.findByRole('button', { name: /Friend request/ }));
+    // The list settles first (the refresh answered and its rows came back from the cache), so the click
+    // lands on the row the panel shows rather than on one the refresh is replacing.
+    const item = await waitFor(() => {
+      expect(screen.getByRole('dialog').querySelector('[aria-busy="true"]')).toBeNull();
+      return screen.getByRole('button', { name: /Friend request/ });
+    });
+    fireEvent.click(item);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(location()).toBe('/talk');
     expect(document.activeElement).toBe(bell());

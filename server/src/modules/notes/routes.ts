@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { upgradeWebSocket, type HttpBindings } from '@hono/node-server';
 import { WebSocket } from 'ws';
 import {
+  CLOSE_CODES,
   NOTES_FRAME_LIMITS,
   NOTES_MSG,
   NOTES_SUBPROTOCOL,
@@ -109,7 +110,7 @@ export function notesRoutes(deps: AppDeps) {
       {
         onOpen(_event, ws) {
           if (!(ws.raw instanceof WebSocket)) {
-            ws.close(1011, 'unsupported socket');
+            ws.close(CLOSE_CODES.serverError, 'unsupported socket');
             return;
           }
           if (!live.attach(ws.raw)) return;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveRows } from '../../lib/useLiveRows';
 import { publicProfileSchema, type UserRef } from '@campus/protocol';
 import { useApi } from '../../lib/ApiContext';
 import { useSync } from '../sync/sync-context';
@@ -22,7 +22,7 @@ function splitName(name: string): Pick<UserRef, 'firstName' | 'lastName'> {
 export function useChatPartner(partnerId: string): ChatPartner | null | undefined {
   const { db } = useSync();
   const api = useApi();
-  const cached = useLiveQuery(async (): Promise<ChatPartner | null> => {
+  const cached = useLiveRows(async (): Promise<ChatPartner | null> => {
     const user = await db.users.get(partnerId);
     if (user) {
       const { id, firstName, lastName, profilePictureUrl } = user;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveRows } from '../../lib/useLiveRows';
 import { CHAT } from '@campus/protocol';
 
 interface Options<M> {
@@ -17,7 +17,7 @@ interface Options<M> {
  */
 export function useHistoryPages<M>({ query, loadPage, initialError, olderError }: Options<M>) {
   const [limit, setLimit] = useState<number>(CHAT.pageSize);
-  const messages = useLiveQuery(() => query(limit), [query, limit]);
+  const messages = useLiveRows(() => query(limit), [query, limit]);
   const shown = messages?.length;
   const [page, setPage] = useState(1);
   const [hasMore, setHasMore] = useState(true);

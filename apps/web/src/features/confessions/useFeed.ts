@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveRows } from '../../lib/useLiveRows';
 import { CONFESSION_MSG, CONFESSIONS, feedError, type FeedResponse } from '@campus/protocol';
 import type { LocalConfession, SyncClient } from '@campus/sync';
 import { isApiError, type ApiClient } from '../../lib/api';
@@ -100,7 +100,7 @@ export function useFeed(tab: FeedTab, college: string | null) {
   const api = useApi();
   const client = useSync();
   const { db } = client;
-  const rows = useLiveQuery(() => readCachedFeed(db).catch((): LocalConfession[] => []), [db]);
+  const rows = useLiveRows(() => readCachedFeed(db).catch((): LocalConfession[] => []), [db]);
   const totals = useFeedTotals(rows, college);
   const { onAnswer, reconciled } = totals;
   const [paging, setPaging] = useState<Paging>({ key: '', ...START });

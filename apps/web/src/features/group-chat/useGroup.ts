@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveRows } from '../../lib/useLiveRows';
 import { groupSchema, type Group } from '@campus/protocol';
 import { useApi } from '../../lib/ApiContext';
 import { useSync } from '../sync/sync-context';
@@ -11,7 +11,7 @@ import { useSync } from '../sync/sync-context';
 export function useGroup(groupId: string): Group | null | undefined {
   const { db } = useSync();
   const api = useApi();
-  const cached = useLiveQuery(async () => (await db.groups.get(groupId)) ?? null, [db, groupId]);
+  const cached = useLiveRows(async () => (await db.groups.get(groupId)) ?? null, [db, groupId]);
   const [fetched, setFetched] = useState<Group | null | undefined>(undefined);
 
   useEffect(() => {

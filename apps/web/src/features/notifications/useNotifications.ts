@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useLiveQuery } from 'dexie-react-hooks';
 import type { AppNotification } from '@campus/protocol';
 import { writeNotificationRead } from '@campus/sync';
 import { isApiError } from '../../lib/api';
@@ -7,6 +6,7 @@ import { useApi } from '../../lib/ApiContext';
 import { useSync } from '../sync/sync-context';
 import { cacheNotifications, readCachedNotifications } from './notification-store';
 import { fetchNotifications, fetchUnreadCount } from './notifications-api';
+import { useLiveRows } from '../../lib/useLiveRows';
 
 export type PanelStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -39,13 +39,15 @@ export function useNotifications(): NotificationsState {
   const api = useApi();
   const client = useSync();
   const db = client.db;
-  const cached = useLiveQuery(() => readCachedNotifications(db).catch(() => null), [db]);
+  const cached = useLiveRows(() => readCachedNotifications(db).catch(() => null), [db]);
   const [serverCount, setServerCount] = useState(0);
   const [fetched, setFetched] = useState<AppNotification[]>([]);
   /** Unread notifications the server has beyond its list (null until a list came this session). */
   const [beyondList, setBeyondList] = useState<number | null>(null);
   const [readHere, setReadHere] = useState<ReadonlySet<string>>(new Set());
   const [status, setStatus] = useState<PanelStatus>('idle');
+  /** The last fetched list is stored in the cache: dropped once the live query shows all of it. */
+  const [handedToCache, setHandedToCache] = useState(false);
   const request = useRef<AbortController | null>(null);
   const cachedCount = useRef(0);
   useEffect(() => {
@@ -64,8 +66,10 @@ export function useNotifications(): NotificationsState {
       );
       if (signal.aborted) return;
       // Once in the cache, the cache alone lists them: a notification deleted later (its confession was
-      // deleted) then leaves the panel too. Only when caching failed does the fetched list stand in.
-      setFetched(cachedAll ? [] : list.notifications);
+      // deleted) then leaves the panel too. The fetched list stands in until the live query has them (so
+      // the list never flashes empty in between), and for good when caching failed.
+      setFetched(list.notifications);
+      setHandedToCache(cachedAll);
       setServerCount(list.unreadCount);
       setBeyondList(Math.max(0, list.unreadCount - unreadOf(list.notifications)));
     },
@@ -108,6 +112,13 @@ export function useNotifications(): NotificationsState {
   }, [api, db, loadList]);
 
   useEffect(() => () => request.current?.abort(), []);
+
+  // Adjusted while rendering (not in an effect): once the live query shows all of the handed list, the cache
+  // alone lists them, before this render shows anything.
+  if (handedToCache && cached && fetched.every((n) => cached.some((c) => c.id === n.id))) {
+    setFetched([]);
+    setHandedToCache(false);
+  }
 
   const items = useMemo(() => {
     const merged = mergeById(cached ?? [], fetched);

@@ -1,4 +1,4 @@
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveRows } from '../../lib/useLiveRows';
 import { useNavigate } from 'react-router-dom';
 import type { ConversationItem } from '@campus/protocol';
 import { Icon } from '../../components/Icon';
@@ -23,7 +23,7 @@ export function ConversationList() {
   const { db } = useSync();
   const { online } = useSyncState();
   const navigate = useNavigate();
-  const conversations = useLiveQuery(() => db.conversations.toArray().then(newestFirst), [db]);
+  const conversations = useLiveRows(() => db.conversations.toArray().then(newestFirst), [db]);
 
   const open = (conversation: ConversationItem) =>
     void navigate(conversation.isGroup ? `/group/${conversation.id}` : `/chat/${conversation.id}`);
