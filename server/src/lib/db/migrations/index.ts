@@ -11,6 +11,7 @@ import * as m0009 from './0009_users_directory';
 import * as m0010 from './0010_nickname_skeleton_spaces';
 import * as m0011 from './0011_reject_codes';
 import * as m0012 from './0012_confession_posted_seq';
+import * as m0013 from './0013_colleges';
 
 interface MigrationModule {
   up: Migration['up'];
@@ -42,6 +43,7 @@ const modules: Record<string, MigrationModule> = {
   '0010_nickname_skeleton_spaces': m0010,
   '0011_reject_codes': m0011,
   '0012_confession_posted_seq': m0012,
+  '0013_colleges': m0013,
 };
 
 export const migrations: Record<string, Migration> = Object.fromEntries(

@@ -1,0 +1,214 @@
+import type { CollegeOption } from '@campus/protocol';
+import { sql, type ReadTx, type Tx } from '../../realtime/transaction';
+import { collegeId, collegeKey, type CollegeRecord } from './records';
+
+/** A stored college as the module hands it out. */
+export interface College {
+  id: string;
+  name: string;
+  country: string;
+  stateCode: string | null;
+  stateName: string | null;
+  city: string | null;
+  aliases: string[];
+  source: string;
+  status: 'listed' | 'manual';
+  createdAt: string;
+}
+
+interface CollegeRow {
+  id: string;
+  name: string;
+  country: string;
+  state_code: string | null;
+  state_name: string | null;
+  city: string | null;
+  aliases: string | null;
+  source: string;
+  status: 'listed' | 'manual';
+  created_at: string;
+}
+const COLUMNS = 'id, name, country, state_code, state_name, city, aliases, source, status, created_at';
+
+export function toCollege(r: CollegeRow): College {
+  return {
+    id: r.id,
+    name: r.name,
+    country: r.country,
+    stateCode: r.state_code,
+    stateName: r.state_name,
+    city: r.city,
+    aliases: r.aliases ? (JSON.parse(r.aliases) as string[]) : [],
+    source: r.source,
+    status: r.status,
+    createdAt: r.created_at,
+  };
+}
+
+export function toOption(r: CollegeRow): CollegeOption {
+  return {
+    id: r.id,
+    name: r.name,
+    country: r.country,
+    city: r.city ?? '',
+    stateName: r.state_name ?? '',
+    ...(r.aliases ? { aliases: JSON.parse(r.aliases) as string[] } : {}),
+  };
+}
+
+const byKey = sql<CollegeRow>(`SELECT ${COLUMNS} FROM colleges WHERE key = ?`);
+const insertCollege = sql(
+  `INSERT INTO colleges (id, key, name, country, state_code, state_name, city, aliases, source, status, created_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+);
+const updateCollege = sql(
+  'UPDATE colleges SET city = ?, state_name = ?, aliases = ?, status = ?, source = ? WHERE id = ?',
+);
+const domainOwner = sql<{ college_id: string }>('SELECT college_id FROM college_domains WHERE domain = ?');
+const insertDomain = sql('INSERT INTO college_domains (domain, college_id) VALUES (?, ?)');
+const bumpVersion = sql('UPDATE college_catalog_version SET version = version + 1 WHERE id = 1');
+export const catalogVersion = sql<{ version: number }>(
+  'SELECT version FROM college_catalog_version WHERE id = 1',
+);
+export const listedInCountry = sql<CollegeRow>(
+  `SELECT ${COLUMNS} FROM colleges WHERE status = 'listed' AND country = ? ORDER BY name COLLATE NOCASE, id`,
+);
+export const listedInState = sql<CollegeRow>(
+  `SELECT ${COLUMNS} FROM colleges WHERE status = 'listed' AND country = ? AND state_code = ?
+    ORDER BY name COLLATE NOCASE, id`,
+);
+const manualColleges = sql<CollegeRow>(
+  `SELECT ${COLUMNS} FROM colleges WHERE status = 'manual' ORDER BY created_at, id`,
+);
+const collegeByDomain = sql<CollegeRow>(
+  `SELECT ${COLUMNS.split(', ')
+    .map((c) => 'c.' + c)
+    .join(', ')} FROM college_domains d JOIN colleges c ON c.id = d.college_id WHERE d.domain = ?`,
+);
+export const loadOf = sql<{ source: string }>('SELECT source FROM college_loads WHERE source = ?');
+export const recordLoad = sql(
+  'INSERT INTO college_loads (source, loaded_at, colleges, took_ms) VALUES (?, ?, ?, ?)',
+);
+
+export interface WriteSummary {
+  added: number;
+  updated: number;
+  unchanged: number;
+  domainsAdded: number;
+  /** Domains already kept by another college: left with it. */
+  domainConflicts: number;
+}
+
+/**
+ * Stores records as listed colleges of `source`, idempotently: a record whose key is known fills in what
+ * the row lacks (city, state name, aliases), adds its new domains, and makes a manual college listed; the
+ * same records again change nothing. Bumps the catalog version when anything changed.
+ */
+export async function writeRecords(
+  tx: Tx,
+  records: readonly CollegeRecord[],
+  source: string,
+): Promise<WriteSummary> {
+  const summary: WriteSummary = { added: 0, updated: 0, unchanged: 0, domainsAdded: 0, domainConflicts: 0 };
+  const createdAt = new Date(tx.now).toISOString();
+  for (const r of records) {
+    const key = collegeKey(r);
+    const row = await tx.first(byKey, key);
+    let id: string;
+    let changed = false;
+    if (!row) {
+      id = collegeId(key);
+      await tx.run(
+        insertCollege,
+        id,
+        key,
+        r.name,
+        r.country,
+        r.stateCode,
+        r.stateName,
+        r.city,
+        r.aliases?.length ? JSON.stringify(r.aliases) : null,
+        source,
+        'listed',
+        createdAt,
+      );
+      summary.added++;
+    } else {
+      id = row.id;
+      const aliases = [
+        ...new Set([...(row.aliases ? (JSON.parse(row.aliases) as string[]) : []), ...(r.aliases ?? [])]),
+      ];
+      const next = {
+        city: row.city ?? r.city,
+        stateName: row.state_name ?? r.stateName,
+        aliases: aliases.length ? JSON.stringify(aliases) : null,
+        status: 'listed' as const,
+        source: row.status === 'manual' ? source : row.source,
+      };
+      if (
+        next.city !== row.city ||
+        next.stateName !== row.state_name ||
+        next.aliases !== row.aliases ||
+        next.status !== row.status
+      ) {
+        await tx.run(updateCollege, next.city, next.stateName, next.aliases, next.status, next.source, id);
+        changed = true;
+      }
+    }
+    for (const domain of r.domains) {
+      const owner = await tx.first(domainOwner, domain);
+      if (!owner) {
+        await tx.run(insertDomain, domain, id);
+        summary.domainsAdded++;
+        if (row) changed = true;
+      } else if (owner.college_id !== id) {
+        summary.domainConflicts++;
+      }
+    }
+    if (row) {
+      if (changed) summary.updated++;
+      else summary.unchanged++;
+    }
+  }
+  if (summary.added || summary.updated) await tx.run(bumpVersion);
+  return summary;
+}
+
+/**
+ * A college a student typed in (spec 000: the name trimmed, non-empty). Stored as 'manual' for an admin to
+ * merge or approve, and kept out of the picker's files until then. The same name again (in any case and
+ * spacing) is the same college; a listed college of that name is returned as it is.
+ */
+export async function insertManualCollege(
+  tx: Tx,
+  input: { name: string; country: string },
+): Promise<College> {
+  const name = input.name.replace(/\s+/g, ' ').trim();
+  const country = input.country.trim().toUpperCase();
+  const key = collegeKey({
+    name,
+    country: country as CollegeRecord['country'],
+    stateCode: null,
+    stateName: null,
+  });
+  const existing = await tx.first(byKey, key);
+  if (existing) return toCollege(existing);
+  const id = collegeId(key);
+  const createdAt = new Date(tx.now).toISOString();
+  await tx.run(insertCollege, id, key, name, country, null, null, null, null, 'manual', 'manual', createdAt);
+  return toCollege((await tx.first(byKey, key))!);
+}
+
+export async function selectManualColleges(tx: ReadTx): Promise<College[]> {
+  return (await tx.all(manualColleges)).map(toCollege);
+}
+
+/** The college of a domain, or of its nearest parent domain that has one (a.b.ac.in → b.ac.in). */
+export async function selectCollegeForDomain(tx: ReadTx, domain: string): Promise<College | undefined> {
+  const labels = domain.split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const row = await tx.first(collegeByDomain, labels.slice(i).join('.'));
+    if (row) return toCollege(row);
+  }
+  return undefined;
+}

