@@ -24,6 +24,7 @@ import { attachmentRoutes } from './modules/attachments/routes';
 import { fileRoutes } from './modules/attachments/file-routes';
 import { UPLOAD_PATH } from './modules/attachments/upload';
 import { collegeRoutes } from './modules/colleges';
+import { PROFILE_PICTURE_PATH, profileRoutes } from './modules/profile';
 
 /** JSON bodies of this API are small; uploads get their own limits on their own routes. */
 const MAX_JSON_BODY = 64 * 1024;
@@ -43,13 +44,17 @@ export function createApp(deps: AppDeps, engine: RealtimeEngine, features: Featu
     maxSize: MAX_JSON_BODY,
     onError: (c) => c.json({ error: SERVER_MSG.bodyTooLarge }, 413),
   });
-  // Attachment uploads carry files: their routes apply their own (10 MB + envelope) limit instead.
-  app.use('/api/*', (c, next) => (UPLOAD_PATH.test(c.req.path) ? next() : jsonBodyLimit(c, next)));
+  // Attachment uploads and the profile picture carry files: their routes apply their own limits instead.
+  app.use('/api/*', (c, next) =>
+    UPLOAD_PATH.test(c.req.path) || PROFILE_PICTURE_PATH.test(c.req.path) ? next() : jsonBodyLimit(c, next),
+  );
 
   app.route('/healthz', healthRoutes(deps));
   app.route('/api/auth', authRoutes(deps));
   // Before the directory: POST /api/users/register-push-token must not fall into /api/users/:userId.
   app.route('/api', pushRoutes(deps));
+  // Before the directory too (its middleware covers /api/users/*); also serves /files/avatars/:userId.
+  app.route('/', profileRoutes(deps));
   app.route('/api/users', directoryRoutes(deps));
   app.route('/api/notifications', notificationRoutes(deps));
   app.route('/api/conversations', conversationRoutes(deps));

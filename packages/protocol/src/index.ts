@@ -31,3 +31,4 @@ export * from './chat/frames';
 export * from './confessions/frames';
 export * from './notifications/frames';
 export * from './colleges/catalog';
+export * from './profile/profile';

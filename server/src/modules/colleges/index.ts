@@ -1,11 +1,12 @@
 /** The colleges module's public surface: the picker's lists, the catalog's writes and lookups. */
-import type { Tx, Transactor } from '../../realtime/transaction';
+import type { ReadTx, Tx, Transactor } from '../../realtime/transaction';
 import { COLLEGE_MSG, isCollegeCountry } from '@campus/protocol';
 import { HttpError } from '../../lib/http-error';
 import { collegeCatalog } from './catalog';
 import { mergeRecords, type CollegeRecord } from './records';
 import {
   insertManualCollege,
+  selectCollegeById,
   selectCollegeForDomain,
   selectManualColleges,
   writeRecords,
@@ -29,6 +30,11 @@ export async function addManualCollege(tx: Tx, input: { name: string; country: s
   if (!isCollegeCountry(input.country.trim().toUpperCase()))
     throw new HttpError(400, COLLEGE_MSG.unknownList);
   return insertManualCollege(tx, input);
+}
+
+/** A college of the catalog by id, listed or manual (a profile sends back the object it was given). */
+export function findCollegeById(tx: ReadTx, id: string): Promise<College | undefined> {
+  return selectCollegeById(tx, id);
 }
 
 /** The manually added colleges, oldest first, for the admins' view. */

@@ -212,3 +212,10 @@ export async function selectCollegeForDomain(tx: ReadTx, domain: string): Promis
   }
   return undefined;
 }
+
+const byId = sql<CollegeRow>(`SELECT ${COLUMNS} FROM colleges WHERE id = ?`);
+
+export async function selectCollegeById(tx: ReadTx, id: string): Promise<College | undefined> {
+  const row = await tx.first(byId, id);
+  return row && toCollege(row);
+}

@@ -1,0 +1,120 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { PROFILE, PROFILE_MSG, SERVER_MSG, profileUpdateSchema } from '@campus/protocol';
+import type { AppDeps } from '../../deps';
+import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
+import { HttpError } from '../../lib/http-error';
+import { RateLimiter } from '../../lib/rate-limit';
+import { readBody } from '../../lib/validate';
+import { AVATAR_ROUTE, avatarKey, avatarUrl, processPicture } from './picture';
+import { pictureUrlOf, setPictureUrl, userById } from './repo';
+import { updateProfile } from './service';
+import { toUser } from '../users';
+
+const HOUR = 60 * 60_000;
+/** Profile saves per user: far above a student editing their profile, low enough to stop a script. */
+export const PROFILE_SAVE_RATE = { limit: 30, windowMs: HOUR };
+/** Picture uploads and removals per user: each one decodes and re-encodes an image. */
+export const PROFILE_PICTURE_RATE = { limit: 10, windowMs: HOUR };
+
+/** The picture upload is exempt from the 64 KB JSON limit of /api/* (app.ts); it has its own below. */
+export const PROFILE_PICTURE_PATH = /^\/api\/users\/profile\/picture\/?$/;
+
+/** Room for a multipart envelope around a picture of the maximum size. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+const pictureBodyLimit = bodyLimit({
+  maxSize: PROFILE.maxPictureBytes + MULTIPART_OVERHEAD,
+  // The rest of the body is never read: close the connection rather than leave it unusable.
+  onError: (c) => c.json({ error: PROFILE_MSG.pictureTooLarge }, 413, { Connection: 'close' }),
+});
+
+/**
+ * The picture's bytes: the raw request body (any declared type; the bytes decide), or the `picture` file
+ * of a multipart form.
+ */
+async function readPicture(c: Context): Promise<Uint8Array> {
+  if ((c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+    let form: Record<string, string | File>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      throw new HttpError(400, PROFILE_MSG.pictureMissing);
+    }
+    const file = form.picture;
+    if (!(file instanceof File) || file.size === 0) throw new HttpError(400, PROFILE_MSG.pictureMissing);
+    if (file.size > PROFILE.maxPictureBytes) throw new HttpError(413, PROFILE_MSG.pictureTooLarge);
+    return new Uint8Array(await file.arrayBuffer());
+  }
+  return new Uint8Array(await c.req.arrayBuffer());
+}
+
+/**
+ * - `PUT /api/users/profile`: the edited profile (spec 000, section 7); answers the updated user.
+ * - `PUT /api/users/profile/picture`: the picture's bytes (at most 2 MB, an image by its content), stored
+ *   re-encoded as a 512 px WebP; answers the updated user. `DELETE` removes it (initials again).
+ * - `GET /files/avatars/:userId?v=`: the picture. Public, unlike attachments' signed `/files/:key`: an
+ *   avatar is shown to every student beside the user's name (chat, groups, friends, directory), the URL is
+ *   stored in the user row and copied into user refs, change-log payloads and clients' caches, so an
+ *   expiring signature would leave those copies broken. `v` is the content's hash: the URL changes with the
+ *   picture, so it is cached for long. The route reads only a key derived from a user's id, never a key
+ *   from the request, so no attachment is reachable through it.
+ */
+export function profileRoutes(deps: AppDeps) {
+  const saves = new RateLimiter(PROFILE_SAVE_RATE, deps.now);
+  const pictures = new RateLimiter(PROFILE_PICTURE_RATE, deps.now);
+  const notFound = () => new HttpError(404, SERVER_MSG.notFound);
+
+  const api = new Hono<AuthEnv>()
+    .use(requireUser(deps))
+    .put('/', async (c) => {
+      const userId = c.get('user').id;
+      saves.consume(userId);
+      const update = await readBody(c, profileUpdateSchema);
+      return c.json(await deps.transactor.commit((tx) => updateProfile(tx, userId, update)));
+    })
+    .put('/picture', pictureBodyLimit, async (c) => {
+      const userId = c.get('user').id;
+      pictures.consume(userId);
+      const picture = await processPicture(await readPicture(c));
+      await deps.storage.put(avatarKey(deps.secret, userId), picture.bytes, 'image/webp');
+      const row = await deps.transactor.commit(async (tx) => {
+        await tx.run(setPictureUrl, avatarUrl(userId, picture.version), userId);
+        return tx.first(userById, userId);
+      });
+      if (!row) throw new HttpError(401, SERVER_MSG.unauthorized);
+      return c.json(toUser(row));
+    })
+    .delete('/picture', async (c) => {
+      const userId = c.get('user').id;
+      pictures.consume(userId);
+      const row = await deps.transactor.commit(async (tx) => {
+        await tx.run(setPictureUrl, null, userId);
+        return tx.first(userById, userId);
+      });
+      await deps.storage.delete(avatarKey(deps.secret, userId));
+      if (!row) throw new HttpError(401, SERVER_MSG.unauthorized);
+      return c.json(toUser(row));
+    });
+
+  const avatars = new Hono().get('/:userId', async (c) => {
+    const userId = c.req.param('userId');
+    const row = await deps.transactor.read((tx) => tx.first(pictureUrlOf, userId));
+    const url = row?.profile_picture_url;
+    const prefix = `${avatarUrl(userId, '')}`;
+    if (!url?.startsWith(prefix)) throw notFound();
+    const file = await deps.storage.get(avatarKey(deps.secret, userId));
+    if (!file) throw notFound();
+    const current = c.req.query('v') === url.slice(prefix.length);
+    return c.body(file.body, 200, {
+      'Content-Type': 'image/webp',
+      'Content-Length': String(file.size),
+      'Content-Disposition': 'inline',
+      'X-Content-Type-Options': 'nosniff',
+      // An old `v` gets today's picture, which must not stay cached under the old URL.
+      'Cache-Control': current ? 'public, max-age=31536000, immutable' : 'no-cache',
+    });
+  });
+
+  return new Hono().route('/api/users/profile', api).route(AVATAR_ROUTE, avatars);
+}

@@ -1,0 +1,64 @@
+import {
+  DEFAULT_COLLEGE_COUNTRY,
+  PROFILE_MSG,
+  SERVER_MSG,
+  type CollegeObject,
+  type ProfileCollege,
+  type ProfileUpdate,
+  type User,
+} from '@campus/protocol';
+import type { Tx } from '../../realtime/transaction';
+import { HttpError } from '../../lib/http-error';
+import { addManualCollege, findCollegeById } from '../colleges';
+import { toUser } from '../users';
+import { setBio, setCollege, setCourse, setYear, userById } from './repo';
+
+/**
+ * The college to store for what the profile sent:
+ * - a plain string, or an object whose id is its name (or has no id): typed in by hand, stored through the
+ *   catalog as a manual college (country IN unless another of the picker's countries is given);
+ * - any other object: a picker option, which must be a college of the catalog by its id. It is stored as
+ *   sent, except that id, name, country, city and state come from the catalog, so a name cannot be forged
+ *   onto a real college's id.
+ */
+async function resolveCollege(tx: Tx, sent: string | ProfileCollege): Promise<CollegeObject | null> {
+  const manual =
+    typeof sent === 'string'
+      ? { name: sent }
+      : !sent.id || sent.id.replace(/\s+/g, ' ').trim() === sent.name
+        ? sent
+        : null;
+  if (manual) {
+    if (!manual.name) return null;
+    const country = (typeof sent === 'string' ? undefined : sent.country) || DEFAULT_COLLEGE_COUNTRY;
+    const college = await addManualCollege(tx, { name: manual.name, country });
+    return { id: college.id, name: college.name, country: college.country };
+  }
+  const picked = sent as ProfileCollege & { id: string };
+  const row = await findCollegeById(tx, picked.id);
+  if (!row) throw new HttpError(400, PROFILE_MSG.collegeUnknown);
+  return {
+    id: row.id,
+    name: row.name,
+    country: row.country,
+    ...(row.city ? { city: row.city } : {}),
+    ...(row.stateName ? { stateName: row.stateName } : {}),
+    ...(picked.aliases ? { aliases: picked.aliases } : {}),
+    ...(picked.acronyms ? { acronyms: picked.acronyms } : {}),
+    ...(picked.types ? { types: picked.types } : {}),
+  };
+}
+
+/** Applies the fields that were sent (omitted ones stay) and answers the user as `GET /api/auth/me` does. */
+export async function updateProfile(tx: Tx, userId: string, update: ProfileUpdate): Promise<User> {
+  if (update.course !== undefined) await tx.run(setCourse, update.course, userId);
+  if (update.bio !== undefined) await tx.run(setBio, update.bio, userId);
+  if (update.year !== undefined) await tx.run(setYear, update.year, userId);
+  if (update.college !== undefined) {
+    const college = update.college === null ? null : await resolveCollege(tx, update.college);
+    await tx.run(setCollege, college === null ? null : JSON.stringify(college), userId);
+  }
+  const row = await tx.first(userById, userId);
+  if (!row) throw new HttpError(401, SERVER_MSG.unauthorized);
+  return toUser(row);
+}
