@@ -9,6 +9,7 @@ import {
   confessionMutationHandlers,
 } from './modules/confessions/sync';
 import { notificationChangeHooks, notificationMutationHandlers } from './modules/notifications/sync';
+import { profileChangeHooks } from './modules/profile/sync';
 
 /**
  * The composition root of the realtime engine: every feature's mutation handlers and change hooks in one
@@ -26,6 +27,7 @@ export function createFeatures(deps: AppDeps): Features {
     ...chatChangeHooks(deps),
     ...confessionChangeHooks,
     ...notificationChangeHooks,
+    ...profileChangeHooks,
   } satisfies ChangeHooks;
   return {
     mutations,

@@ -7,6 +7,7 @@ import type {
   notificationChangeHooks,
   notificationMutationHandlers,
 } from '../src/modules/notifications/sync';
+import type { profileChangeHooks } from '../src/modules/profile/sync';
 import { createFeatures } from '../src/features';
 import { startTestServer } from './support/test-server';
 
@@ -20,7 +21,8 @@ type ModuleMutations = ReturnType<typeof chatMutationHandlers> &
   ReturnType<typeof notificationMutationHandlers>;
 type ModuleChanges = ReturnType<typeof chatChangeHooks> &
   typeof confessionChangeHooks &
-  typeof notificationChangeHooks;
+  typeof notificationChangeHooks &
+  typeof profileChangeHooks;
 
 describe('the server registry', () => {
   it('the modules cover every mutation and change type, and nothing else', () => {

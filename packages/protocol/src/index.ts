@@ -30,5 +30,6 @@ export * from './realtime/encoded-frames';
 export * from './chat/frames';
 export * from './confessions/frames';
 export * from './notifications/frames';
+export * from './users/frames';
 export * from './colleges/catalog';
 export * from './profile/profile';

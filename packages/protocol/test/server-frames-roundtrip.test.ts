@@ -114,6 +114,11 @@ const changes: { [T in ChangeType]: ChangeOf<T> } = {
   },
   notification_read: { type: 'notification_read', seq: 12, notificationId: 'n1' },
   notifications_deleted: { type: 'notifications_deleted', seq: 13, notificationIds: ['n1'] },
+  user_updated: {
+    type: 'user_updated',
+    seq: 14,
+    user: { ...user, profilePictureUrl: '/files/avatars/u1?v=abc' },
+  },
 };
 const changeList: Change[] = Object.values(changes);
 

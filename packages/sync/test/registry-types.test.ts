@@ -7,6 +7,7 @@ import { confessionChanges } from '../src/features/confessions/changes';
 import { confessionMutations } from '../src/features/confessions/mutations';
 import { notificationChanges } from '../src/features/notifications/changes';
 import { notificationMutations } from '../src/features/notifications/mutations';
+import { userChanges } from '../src/features/users/changes';
 
 /**
  * The client's tables are checked against the protocol's lists by the compiler: these assertions run in
@@ -14,7 +15,12 @@ import { notificationMutations } from '../src/features/notifications/mutations';
  * missing entry were ever accepted.
  */
 const mutations = { ...chatMutations, ...confessionMutations, ...notificationMutations };
-const changes = { ...chatChanges({ openGroupId: null }), ...confessionChanges, ...notificationChanges };
+const changes = {
+  ...chatChanges({ openGroupId: null }),
+  ...confessionChanges,
+  ...notificationChanges,
+  ...userChanges,
+};
 
 describe('the client registry', () => {
   it('the features cover every mutation and change type, and nothing else', () => {

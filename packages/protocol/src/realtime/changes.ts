@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { chatChangeSchemas } from '../chat/frames';
 import { confessionChangeSchemas } from '../confessions/frames';
 import { notificationChangeSchemas } from '../notifications/frames';
+import { userChangeSchemas } from '../users/frames';
 import type { DistributiveOmit } from './frame-parts';
 
 /**
@@ -14,6 +15,7 @@ export const changeSchemas = [
   ...chatChangeSchemas,
   ...confessionChangeSchemas,
   ...notificationChangeSchemas,
+  ...userChangeSchemas,
 ] as const;
 
 export const changeSchema = z.discriminatedUnion('type', changeSchemas);

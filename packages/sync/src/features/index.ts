@@ -9,6 +9,7 @@ import { confessionMutations } from './confessions/mutations';
 import { notificationChanges } from './notifications/changes';
 import { loadNotifications } from './notifications/fetch';
 import { notificationMutations } from './notifications/mutations';
+import { userChanges } from './users/changes';
 
 /** One client's features: the tables the engine dispatches to, and chat's open rooms for the client API. */
 export interface CampusFeatures {
@@ -33,6 +34,7 @@ export function campusFeatures(host: FeatureHost): CampusFeatures {
       ...chatChanges(rooms),
       ...confessionChanges,
       ...notificationChanges,
+      ...userChanges,
     } satisfies ChangeAppliers,
     snapshot: [applyChatSnapshot],
     // The snapshot carries no notifications: those made since the old cursor come through REST.

@@ -44,3 +44,18 @@ export function contactsMadeBy(userId: string, change: Change): readonly string[
       return NONE;
   }
 }
+
+const directPeersSql = sql<{ id: string }>(
+  'SELECT peer_id AS id FROM direct_conversations WHERE user_id = ?',
+);
+
+/**
+ * The audiences that reach `userId`'s contacts (for a change to their public card): each direct chat
+ * partner by user, and each of their groups by the group's audience, never by listing its members, so the
+ * fan-out stays one key per chat or group however large the groups are. The user's own audience is not in it.
+ */
+export async function contactAudiences(tx: Pick<ReadTx, 'all'>, userId: string): Promise<Audience[]> {
+  const peers = await tx.all(directPeersSql, userId);
+  const groups = await tx.all(groupsSql, userId);
+  return [...peers.map((p) => audience.user(p.id)), ...groups.map((g) => audience.group(g.group_id))];
+}

@@ -25,3 +25,4 @@ export {
   type GroupRow,
 } from './mappers';
 export { chatRoutes } from './routes';
+export { contactAudiences } from './contacts';

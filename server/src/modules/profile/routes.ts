@@ -9,7 +9,8 @@ import { readBody } from '../../lib/validate';
 import { AVATAR_ROUTE, avatarKey, avatarUrl, processPicture } from './picture';
 import { pictureUrlOf, setPictureUrl, userById } from './repo';
 import { updateProfile } from './service';
-import { toUser } from '../users';
+import { toUser, userRefsOf } from '../users';
+import { emitUserUpdated } from './sync';
 
 const HOUR = 60 * 60_000;
 /** Profile saves per user: far above a student editing their profile, low enough to stop a script. */
@@ -64,6 +65,21 @@ export function profileRoutes(deps: AppDeps) {
   const saves = new RateLimiter(PROFILE_SAVE_RATE, deps.now);
   const pictures = new RateLimiter(PROFILE_PICTURE_RATE, deps.now);
   const notFound = () => new HttpError(404, SERVER_MSG.notFound);
+  const refs = userRefsOf(deps);
+
+  /** Stores the picture URL; when it changed, the card's change goes out in the same commit. */
+  async function savePictureUrl(userId: string, url: string | null) {
+    const row = await deps.transactor.commit(async (tx) => {
+      const before = await tx.first(pictureUrlOf, userId);
+      if (!before) return undefined;
+      await tx.run(setPictureUrl, url, userId);
+      const after = await tx.first(userById, userId);
+      if (after && before.profile_picture_url !== url) await emitUserUpdated(tx, refs, after);
+      return after;
+    });
+    refs.forget(userId);
+    return row;
+  }
 
   const api = new Hono<AuthEnv>()
     .use(requireUser(deps))
@@ -71,6 +87,7 @@ export function profileRoutes(deps: AppDeps) {
       const userId = c.get('user').id;
       saves.consume(userId);
       const update = await readBody(c, profileUpdateSchema);
+      // No `user_updated`: none of the editable fields (course, bio, year, college) is on the public card.
       return c.json(await deps.transactor.commit((tx) => updateProfile(tx, userId, update)));
     })
     .put('/picture', pictureBodyLimit, async (c) => {
@@ -78,20 +95,14 @@ export function profileRoutes(deps: AppDeps) {
       pictures.consume(userId);
       const picture = await processPicture(await readPicture(c));
       await deps.storage.put(avatarKey(deps.secret, userId), picture.bytes, 'image/webp');
-      const row = await deps.transactor.commit(async (tx) => {
-        await tx.run(setPictureUrl, avatarUrl(userId, picture.version), userId);
-        return tx.first(userById, userId);
-      });
+      const row = await savePictureUrl(userId, avatarUrl(userId, picture.version));
       if (!row) throw new HttpError(401, SERVER_MSG.unauthorized);
       return c.json(toUser(row));
     })
     .delete('/picture', async (c) => {
       const userId = c.get('user').id;
       pictures.consume(userId);
-      const row = await deps.transactor.commit(async (tx) => {
-        await tx.run(setPictureUrl, null, userId);
-        return tx.first(userById, userId);
-      });
+      const row = await savePictureUrl(userId, null);
       await deps.storage.delete(avatarKey(deps.secret, userId));
       if (!row) throw new HttpError(401, SERVER_MSG.unauthorized);
       return c.json(toUser(row));

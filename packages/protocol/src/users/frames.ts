@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { userRefSchema } from '../chat/entities';
+import { changeFields } from '../realtime/frame-parts';
+
+/**
+ * A user's public card changed (their picture; their name if it ever becomes editable): sent to their own
+ * devices and to their contacts, so every cached copy of the card (users, conversation rows, messages'
+ * `from`) shows the new one. Carries the card only (a UserRef), never the e-mail or other private fields.
+ */
+export const userUpdatedChangeSchema = z.object({
+  type: z.literal('user_updated'),
+  ...changeFields,
+  user: userRefSchema,
+});
+export const userChangeSchemas = [userUpdatedChangeSchema] as const;
