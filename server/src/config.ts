@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { VerificationPolicy } from '@campus/protocol';
 import { resolveDataDir } from './data-dir';
 
 export interface Config {
@@ -24,6 +25,12 @@ export interface Config {
    * Never in production. See lib/mail/mail-policy.ts.
    */
   devMailbox: boolean;
+  /**
+   * VERIFICATION_POLICY: 'on' (default) lets only verified students (and not_required accounts) post,
+   * comment, react and start chats or groups; 'off' lets every signed-in account do everything (a private
+   * deployment). See lib/auth/access.ts.
+   */
+  verificationPolicy: VerificationPolicy;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -52,7 +59,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     authRateMultiplier: nodeEnv === 'test' ? Math.max(1, Number(env.AUTH_RATE_MULTIPLIER) || 1) : 1,
     devMailbox: env.DEV_MAILBOX === '1',
+    verificationPolicy: parsePolicy(env.VERIFICATION_POLICY),
   };
+}
+
+function parsePolicy(value: string | undefined): VerificationPolicy {
+  if (value === undefined || value === '' || value === 'on') return 'on';
+  if (value === 'off') return 'off';
+  throw new Error(`VERIFICATION_POLICY must be on or off, got ${value}`);
 }
 
 export function parseEmailList(value: string | undefined): ReadonlySet<string> {

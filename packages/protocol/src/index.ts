@@ -33,3 +33,4 @@ export * from './notifications/frames';
 export * from './users/frames';
 export * from './colleges/catalog';
 export * from './profile/profile';
+export * from './verification';

@@ -119,6 +119,26 @@ const changes: { [T in ChangeType]: ChangeOf<T> } = {
     seq: 14,
     user: { ...user, profilePictureUrl: '/files/avatars/u1?v=abc' },
   },
+  me_updated: {
+    type: 'me_updated',
+    seq: 15,
+    user: {
+      ...user,
+      email: 'alex@campustalk.test',
+      role: 'user',
+      course: 'Physics',
+      year: 2,
+      bio: null,
+      college: { id: 'c1', name: 'Universitas Indonesia', country: 'ID' },
+      documentStatus: 'verified',
+      documentDeadline: null,
+      documentUrl: null,
+      documentSubmittedAt: '2026-11-25T10:00:00.000Z',
+      createdAt: '2026-11-01T10:00:00.000Z',
+      lastActiveAt: null,
+      access: 'full',
+    },
+  },
 };
 const changeList: Change[] = Object.values(changes);
 

@@ -15,8 +15,9 @@ export class Refusal extends HttpError {
     readonly code: RealtimeErrorReason,
     status: RefusalStatus,
     message: string = REALTIME_ERRORS[code],
+    extra?: Record<string, unknown>,
   ) {
-    super(status, message);
+    super(status, message, extra);
     this.name = 'Refusal';
   }
 }

@@ -1,3 +1,4 @@
+import { ACCESS_MSG } from '../verification/messages';
 /** The chat error catalogue of the talk spec (section 8), word for word, plus the server's own answers. */
 export const CHAT_MSG = {
   noToken: 'Authentication token not found. Please log in.',
@@ -61,6 +62,8 @@ export const REALTIME_ERRORS = {
   forbidden: 'You are not allowed to do that.',
   conflict: 'This id is already in use.',
   invalid: 'That request is not valid.',
+  // The access policy (issue 11): an account that is not verified yet tried to take part.
+  verificationRequired: ACCESS_MSG.verificationRequired,
 } as const;
 
 /** 'You can't send more messages until <name> replies.'; a nameless account falls back to 'they'. */

@@ -48,7 +48,13 @@ export const confessionSchema = z.object({
 });
 export type Confession = z.infer<typeof confessionSchema>;
 
-export const NOTIFICATION_TYPES = ['confession_reaction', 'confession_comment', 'friend_request'] as const;
+export const NOTIFICATION_TYPES = [
+  'confession_reaction',
+  'confession_comment',
+  'friend_request',
+  'document_verified',
+  'document_rejected',
+] as const;
 export const notificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof notificationTypeSchema>;
 

@@ -57,6 +57,13 @@ export const userSchema = z.object({
   documentSubmittedAt: z.string().nullable(),
   createdAt: z.string(),
   lastActiveAt: z.string().nullable(),
+  /**
+   * Set when the server presents the user to themselves (me, login, profile saves, `me_updated`): whether
+   * the access policy lets them post, comment, react and start chats ('full') or not yet ('limited').
+   */
+  access: z.enum(['full', 'limited']).optional(),
+  /** The last rejection's reason, for the student (only on their own profile while rejected). */
+  rejectionReason: z.string().nullable().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -26,6 +26,8 @@ export type PushPayload = z.infer<typeof pushPayloadSchema>;
 /** The route a notification opens: its confession on Confessions, or Talk with the friend-requests modal. */
 export function notificationUrl(notification: Pick<AppNotification, 'type' | 'data'>): string {
   if (notification.type === 'friend_request') return '/talk?friendRequests=1';
+  if (notification.type === 'document_verified') return '/profile';
+  if (notification.type === 'document_rejected') return '/upload-document';
   const id = notification.data.confessionId;
   return id ? `/confessions?confessionId=${encodeURIComponent(id)}` : '/confessions';
 }

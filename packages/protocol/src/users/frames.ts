@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { userRefSchema } from '../chat/entities';
+import { userSchema } from '../entities/user';
 import { changeFields } from '../realtime/frame-parts';
 
 /**
@@ -12,4 +13,14 @@ export const userUpdatedChangeSchema = z.object({
   ...changeFields,
   user: userRefSchema,
 });
-export const userChangeSchemas = [userUpdatedChangeSchema] as const;
+
+/**
+ * The user's own full profile changed (a profile save, a picture, an admin's verification decision): sent
+ * to their own devices only, so every device's signed-in user (badge, access, profile screen) follows at once.
+ */
+export const meUpdatedChangeSchema = z.object({
+  type: z.literal('me_updated'),
+  ...changeFields,
+  user: userSchema,
+});
+export const userChangeSchemas = [userUpdatedChangeSchema, meUpdatedChangeSchema] as const;

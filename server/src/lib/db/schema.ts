@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { NotificationType } from '@campus/protocol';
 
 /** Table shapes as stored. Times the user sees are ISO strings; internal deadlines are epoch ms. */
 export interface UsersTable {
@@ -21,6 +22,12 @@ export interface UsersTable {
   document_submitted_at: string | null;
   created_at: string;
   last_active_at: string | null;
+  /** The sign-up address's domain when it belongs to a known college (migration 0014). */
+  academic_domain: string | null;
+  /** The submission under review or last decided (documents.id). */
+  current_document_id: string | null;
+  /** The last rejection's reason, shown to the student until they upload again. */
+  rejection_reason: string | null;
 }
 
 export interface SessionsTable {
@@ -203,7 +210,7 @@ export interface ConfessionCommentsTable {
 export interface NotificationsTable {
   id: string;
   user_id: string;
-  type: 'confession_reaction' | 'confession_comment' | 'friend_request';
+  type: NotificationType;
   title: string;
   body: string;
   /** JSON: { confessionId? }. */
@@ -285,4 +292,47 @@ export interface Database {
   college_domains: CollegeDomainsTable;
   college_loads: CollegeLoadsTable;
   college_catalog_version: CollegeCatalogVersionTable;
+  documents: DocumentsTable;
+  document_decisions: DocumentDecisionsTable;
+  upload_intents: UploadIntentsTable;
+}
+
+/** A student-ID submission (migration 0014). */
+export interface DocumentsTable {
+  id: string;
+  user_id: string;
+  storage_key: string;
+  content_type: string;
+  size: number;
+  /** 0 or 1. */
+  manual: number;
+  /** JSON OcrResult or NULL. */
+  client_recognized: string | null;
+  /** JSON ServerCheck. */
+  server_check: string;
+  submitted_at: string;
+}
+
+/** One entry of a document item's history (migration 0014). */
+export interface DocumentDecisionsTable {
+  id: string;
+  user_id: string;
+  document_id: string | null;
+  actor_id: string | null;
+  action: 'submit' | 'verify' | 'reject' | 'exempt';
+  reason: string | null;
+  from_status: string | null;
+  to_status: string;
+  created_at: string;
+}
+
+/** A signed document upload handed out (migration 0014). */
+export interface UploadIntentsTable {
+  storage_key: string;
+  user_id: string;
+  content_type: string;
+  /** Epoch ms. */
+  expires_at: number;
+  /** Set once the PUT stored the file. */
+  uploaded_size: number | null;
 }

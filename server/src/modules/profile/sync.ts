@@ -10,8 +10,9 @@ import { toUserRef, type UserRefRow, type UserRefs } from '../users';
  */
 
 /** Nothing happens on a connection when it arrives: the client applies it. */
-export const profileChangeHooks: Pick<ChangeHooks, 'user_updated'> = {
+export const profileChangeHooks: Pick<ChangeHooks, 'user_updated' | 'me_updated'> = {
   user_updated: {},
+  me_updated: {},
 };
 
 /**

@@ -25,6 +25,8 @@ export interface NewUser {
   year?: number | null;
   college?: string | null;
   bio?: string | null;
+  /** The sign-up address's domain when it belongs to a known college. */
+  academicDomain?: string | null;
 }
 
 export async function insertUser(db: DB, user: NewUser, now: number): Promise<UserRow> {
@@ -47,6 +49,9 @@ export async function insertUser(db: DB, user: NewUser, now: number): Promise<Us
     document_submitted_at: null,
     created_at: new Date(now).toISOString(),
     last_active_at: new Date(now).toISOString(),
+    academic_domain: user.academicDomain ?? null,
+    current_document_id: null,
+    rejection_reason: null,
   };
   await db.insertInto('users').values(row).execute();
   return row;

@@ -5,6 +5,8 @@ const ICONS: Record<NotificationType, IconName> = {
   confession_reaction: 'heart',
   confession_comment: 'chat',
   friend_request: 'users',
+  document_verified: 'shield',
+  document_rejected: 'shield',
 };
 
 interface NotificationItemProps {

@@ -68,8 +68,16 @@ export async function applyUserCard(db: CampusDatabase, selfId: string, user: Us
     );
 }
 
+/** The `meta` row holding the signed-in user's own profile as the server last sent it (`me_updated`). */
+export const SELF_META_KEY = 'self';
+
 export const userChanges = {
   user_updated: async ({ db, selfId }, change) => {
     await applyUserCard(db, selfId, change.user);
+  },
+  // The screens follow the row (the web's session listens to it); a change for someone else is ignored.
+  me_updated: async ({ db, selfId }, change) => {
+    if (change.user.id !== selfId) return;
+    await db.meta.put({ key: SELF_META_KEY, value: { seq: change.seq, user: change.user } });
   },
 } satisfies Partial<ChangeAppliers>;

@@ -12,6 +12,7 @@ import * as m0010 from './0010_nickname_skeleton_spaces';
 import * as m0011 from './0011_reject_codes';
 import * as m0012 from './0012_confession_posted_seq';
 import * as m0013 from './0013_colleges';
+import * as m0014 from './0014_documents';
 
 interface MigrationModule {
   up: Migration['up'];
@@ -44,6 +45,7 @@ const modules: Record<string, MigrationModule> = {
   '0011_reject_codes': m0011,
   '0012_confession_posted_seq': m0012,
   '0013_colleges': m0013,
+  '0014_documents': m0014,
 };
 
 export const migrations: Record<string, Migration> = Object.fromEntries(

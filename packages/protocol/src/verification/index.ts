@@ -1,0 +1,4 @@
+export * from './constants';
+export * from './messages';
+export * from './rest';
+export * from './rules';
