@@ -5,7 +5,7 @@ import {
   type BrowserContext,
   type Page,
 } from '@playwright/test';
-import { codeFromMailbox, freshEmail, logIn } from './support';
+import { codeFromMailbox, DEMO, freshEmail, logIn } from './support';
 
 export interface Student {
   id: string;
@@ -15,7 +15,24 @@ export interface Student {
   token: string;
 }
 
-/** A fresh verified student, made through the same API calls the signup screen uses. */
+let adminToken: Promise<string> | undefined;
+
+/** The seeded admin's session, signed in once per worker (the review routes need it). */
+function adminSession(request: APIRequestContext): Promise<string> {
+  adminToken ??= request
+    .post('/api/auth/login', { data: { email: DEMO.admin.email, password: DEMO.admin.password } })
+    .then(async (res) => {
+      expect(res.status()).toBe(200);
+      return ((await res.json()) as { token: string }).token;
+    });
+  return adminToken;
+}
+
+/**
+ * A fresh student with full access, made through the same API calls the signup screen uses; the seeded
+ * admin then exempts them through the review route (`not_required`), so the access policy lets them chat,
+ * post and react without a student-ID upload in every test.
+ */
 export async function newStudent(request: APIRequestContext, firstName: string): Promise<Student> {
   const email = freshEmail(firstName.toLowerCase());
   const password = 'chat-pass-123';
@@ -28,6 +45,11 @@ export async function newStudent(request: APIRequestContext, firstName: string):
   });
   expect(verify.status()).toBe(201);
   const body = (await verify.json()) as { token: string; user: { id: string } };
+  const exempt = await request.patch(`/api/upload/admin/documents/${body.user.id}`, {
+    headers: { authorization: `Bearer ${await adminSession(request)}` },
+    data: { action: 'exempt' },
+  });
+  expect(exempt.status()).toBe(200);
   return { id: body.user.id, firstName, email, password, token: body.token };
 }
 

@@ -10,16 +10,20 @@ import {
 } from './modules/confessions/sync';
 import { notificationChangeHooks, notificationMutationHandlers } from './modules/notifications/sync';
 import { profileChangeHooks } from './modules/profile/sync';
+import { participationCheck } from './modules/users';
 
 /**
  * The composition root of the realtime engine: every feature's mutation handlers and change hooks in one
- * table each, typed against the protocol's lists (a mutation or change without its entry does not compile),
- * and chat's session hooks. The engine (server/src/realtime) imports no module; this file is where they meet.
- * docs/adding-a-feature.md has the recipe.
+ * table each, typed against the protocol's lists (a mutation or change without its entry does not compile,
+ * and every mutation declares its access), the access policy's check, and chat's session hooks. The engine
+ * (server/src/realtime) imports no module; this file is where they meet. docs/adding-a-feature.md has the
+ * recipe.
  */
 export function createFeatures(deps: AppDeps): Features {
+  // The access policy (issue 11): each handler declares its `access`; this is the check behind it.
+  const participation = participationCheck(deps.config.verificationPolicy);
   const mutations = {
-    ...chatMutationHandlers(deps),
+    ...chatMutationHandlers(deps, participation),
     ...confessionMutationHandlers(deps),
     ...notificationMutationHandlers(deps),
   } satisfies MutationHandlers;
@@ -31,6 +35,7 @@ export function createFeatures(deps: AppDeps): Features {
   } satisfies ChangeHooks;
   return {
     mutations,
+    participation,
     changes,
     session: chatSessionHooks(deps),
     async close() {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { UserRef } from '@campus/protocol';
+import type { DocumentStatus, UserRef } from '@campus/protocol';
 import { createSession } from '../src/lib/auth/sessions';
 import { insertUser } from '../src/modules/users';
 import type { TestServer } from './support/test-server';
@@ -11,12 +11,20 @@ export interface Student {
   email: string;
 }
 
-/** A student account with a live session, made directly in the server's database (no mail round trip). */
-export async function addStudent(server: TestServer, firstName: string, lastName: string): Promise<Student> {
+/**
+ * A student account with a live session, made directly in the server's database (no mail round trip).
+ * Verified unless told otherwise, so the access policy lets it take part.
+ */
+export async function addStudent(
+  server: TestServer,
+  firstName: string,
+  lastName: string,
+  documentStatus: DocumentStatus = 'verified',
+): Promise<Student> {
   const email = `${firstName}.${lastName}.${randomUUID().slice(0, 6)}@uni.edu`.toLowerCase();
   const row = await insertUser(
     server.deps.db,
-    { email, passwordHash: 'not-used', firstName, lastName, phoneNumber: '', role: 'user' },
+    { email, passwordHash: 'not-used', firstName, lastName, phoneNumber: '', role: 'user', documentStatus },
     server.deps.now(),
   );
   const { token } = await createSession(server.deps.db, row.id, server.deps.now());

@@ -14,7 +14,7 @@ export interface Student {
   nickname: string | null;
 }
 
-/** A student with a real account, session and profile college (a name or a picker object). */
+/** A verified student with a real account, session and profile college (a name or a picker object). */
 export async function createStudent(
   server: TestServer,
   name: string,
@@ -29,6 +29,7 @@ export async function createStudent(
       lastName: 'Student',
       phoneNumber: '0000000000',
       role: 'user',
+      documentStatus: 'verified',
     },
     server.deps.now(),
   );

@@ -50,6 +50,8 @@ describe('database lifecycle', () => {
       'device_mutations',
       'direct_conversations',
       'direct_messages',
+      'document_decisions',
+      'documents',
       'group_members',
       'group_messages',
       'group_notes_updates',
@@ -62,6 +64,7 @@ describe('database lifecycle', () => {
       'one_time_codes',
       'push_subscriptions',
       'sessions',
+      'upload_intents',
       'users',
     ]);
     let step;

@@ -5,13 +5,17 @@ import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { NOTES, NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX } from '@campus/protocol';
 import type { TestServer } from './support/test-server';
+import { verifyStudent } from './support/verify-student';
 
 export interface Student {
   token: string;
   userId: string;
 }
 
-/** Signs a student up through the real auth routes, reading the code from the dev mailbox. */
+/**
+ * Signs a student up through the real auth routes, reading the code from the dev mailbox, and verifies
+ * them (as an admin would), so the access policy lets them edit the notes.
+ */
 export async function signUp(server: TestServer, firstName: string): Promise<Student> {
   const email = `${firstName.toLowerCase()}-${randomUUID().slice(0, 8)}@uni.edu`;
   const signup = await server.post('/api/auth/signup', {
@@ -26,7 +30,9 @@ export async function signUp(server: TestServer, firstName: string): Promise<Stu
   const code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1];
   const res = await server.post('/api/auth/verify-otp', { email, otpCode: code });
   expect(res.status).toBe(201);
-  return { token: res.body.token as string, userId: (res.body.user as { id: string }).id };
+  const userId = (res.body.user as { id: string }).id;
+  verifyStudent(server, userId);
+  return { token: res.body.token as string, userId };
 }
 
 /** The group rows only: the notes need nothing else. */

@@ -8,7 +8,7 @@ import { createUser, WsClient, type Frame, type TestUser } from './support/ws-cl
 let server: TestServer;
 let ann: TestUser;
 let bob: TestUser;
-let gus: TestUser;
+let gus: TestUser & { email: string };
 let eve: TestUser;
 const open: WsClient[] = [];
 
@@ -102,7 +102,7 @@ describe('user_updated', () => {
     expect((next.message as { from: unknown }).from).toEqual(card);
   });
 
-  it('the same picture again, a removal of no picture and a profile save emit nothing', async () => {
+  it('the same picture again, a removal of no picture and a profile save emit no user_updated', async () => {
     const b = await connect(bob);
     await putPicture(bob.token, 50);
     await b.waitFor(isUpdateOf(bob.id));
@@ -127,5 +127,37 @@ describe('user_updated', () => {
     });
     await WsClient.settle();
     expect(b.frames.slice(before).filter(isUpdateOf(bob.id))).toHaveLength(1);
+  });
+});
+
+describe('me_updated', () => {
+  const isMeUpdate = (id: string) => (f: Frame) =>
+    f.type === 'me_updated' && (f.user as { id: string }).id === id;
+
+  it('a profile save reaches my own devices with my access level, never a contact', async () => {
+    const g1 = await connect(gus);
+    const g2 = await connect(gus);
+    const a = await connect(ann);
+    const saved = await server.call('PUT', '/api/users/profile', { course: 'Maths', year: 4 }, gus.token);
+    expect(saved.status).toBe(200);
+    for (const client of [g1, g2]) {
+      const change = await client.waitFor(isMeUpdate(gus.id));
+      expect(change.user).toEqual(saved.body);
+      expect(change.user).toMatchObject({ course: 'Maths', year: 4, access: 'full', rejectionReason: null });
+    }
+    // The picture too: the full profile to my devices, the card to my contacts.
+    const { profilePictureUrl } = await putPicture(gus.token, 120);
+    expect(
+      (
+        await g1.waitFor(
+          (f) =>
+            isMeUpdate(gus.id)(f) &&
+            (f.user as { profilePictureUrl: unknown }).profilePictureUrl === profilePictureUrl,
+        )
+      ).user,
+    ).toMatchObject({ email: gus.email });
+    await a.waitFor(isUpdateOf(gus.id));
+    await WsClient.settle();
+    expect(a.frames.filter((f) => f.type === 'me_updated')).toEqual([]);
   });
 });

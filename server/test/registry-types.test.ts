@@ -44,6 +44,12 @@ describe('the server registry', () => {
     expect([mutations, changes, grown]).toHaveLength(3);
   });
 
+  it('a mutation handler that does not declare its access does not compile', () => {
+    // @ts-expect-error `access` is required: every mutation says who may send it (the access policy)
+    const undeclared: MutationHandlers['confession_post'] = { apply: async () => undefined };
+    expect(undeclared).toBeDefined();
+  });
+
   it('the running server holds a handler for every mutation and a hook for every change', async () => {
     const server = await startTestServer();
     try {

@@ -6,6 +6,7 @@ import { createGroup } from '../src/modules/groups/service';
 import { startSmtpReceiver } from './support/smtp-receiver';
 import { NotesSocket, notesInsertFrame } from './support/notes-socket';
 import { startTestServer, type TestServer } from './support/test-server';
+import { verifyStudent } from './support/verify-student';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
 
 let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
@@ -23,7 +24,7 @@ afterAll(async () => {
   await smtp.stop();
 });
 
-/** Signs up through the real routes and returns the user id. */
+/** Signs up through the real routes, verified as an admin would (so Rhea may write); returns the user id. */
 async function signUp(): Promise<string> {
   await server.post('/api/auth/signup', {
     firstName: 'Rhea',
@@ -34,7 +35,9 @@ async function signUp(): Promise<string> {
   });
   const res = await server.post('/api/auth/verify-otp', { email, otpCode: await smtp.codeFor(email) });
   expect(res.status).toBe(201);
-  return (res.body.user as { id: string }).id;
+  const userId = (res.body.user as { id: string }).id;
+  verifyStudent(server, userId);
+  return userId;
 }
 
 async function login(): Promise<string> {

@@ -1,7 +1,17 @@
 import type { NewUser } from '../modules/users/repo';
 
-/** Demo accounts for a first look around. Their passwords are public: never seed a real deployment. */
-export const DEMO_ACCOUNTS: (Omit<NewUser, 'passwordHash'> & { password: string })[] = [
+export type DemoAccount = Omit<NewUser, 'passwordHash'> & {
+  password: string;
+  /** A rejected account's reason, recorded as the demo admin's decision (the student sees it). */
+  rejectionReason?: string;
+};
+
+/**
+ * Demo accounts for a first look around, one per side of the access policy: Alex (verified) can do
+ * everything, Priya (waiting for review) and Sam (rejected, with the admin's reason) can read but not post,
+ * and the admin reviews. Their passwords are public: never seed a real deployment.
+ */
+export const DEMO_ACCOUNTS: DemoAccount[] = [
   {
     email: 'admin@campustalk.test',
     password: 'admin-demo-123',
@@ -44,5 +54,6 @@ export const DEMO_ACCOUNTS: (Omit<NewUser, 'passwordHash'> & { password: string 
     phoneNumber: '',
     role: 'user',
     documentStatus: 'rejected',
+    rejectionReason: 'The photo of your student ID is too blurry to read. Please upload a sharper one.',
   },
 ];

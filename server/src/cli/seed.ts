@@ -1,10 +1,32 @@
+import { randomUUID } from 'node:crypto';
 import { hashPassword } from '../lib/auth/password';
+import type { DB } from '../lib/db/database';
 import { findUserByEmail, insertUser } from '../modules/users/repo';
 import { DEMO_ACCOUNTS } from './demo-accounts';
 import { openMigratedDatabase } from './open-db';
 import { cliDeps } from './cli-deps';
 import { seedDemoChat } from './demo-chat';
 import { seedDemoConfessions } from './demo-confessions';
+
+/** A rejected demo account's reason where the app reads it, and the decision in its review history. */
+async function recordRejection(db: DB, userId: string, reason: string, adminEmail: string, now: number) {
+  const admin = await findUserByEmail(db, adminEmail);
+  await db.updateTable('users').set({ rejection_reason: reason }).where('id', '=', userId).execute();
+  await db
+    .insertInto('document_decisions')
+    .values({
+      id: randomUUID(),
+      user_id: userId,
+      document_id: null,
+      actor_id: admin?.id ?? null,
+      action: 'reject',
+      reason,
+      from_status: 'pending_verification',
+      to_status: 'rejected',
+      created_at: new Date(now).toISOString(),
+    })
+    .execute();
+}
 
 // pnpm seed: adds the demo accounts that are missing and prints their sign-in details once.
 const opened = await openMigratedDatabase();
@@ -17,9 +39,11 @@ if (config.nodeEnv === 'production' && !process.argv.includes('--force')) {
 }
 try {
   const created: string[] = [];
-  for (const { password, ...account } of DEMO_ACCOUNTS) {
+  const adminEmail = DEMO_ACCOUNTS.find((account) => account.role === 'admin')!.email;
+  for (const { password, rejectionReason, ...account } of DEMO_ACCOUNTS) {
     if (await findUserByEmail(db, account.email)) continue;
-    await insertUser(db, { ...account, passwordHash: await hashPassword(password) }, Date.now());
+    const row = await insertUser(db, { ...account, passwordHash: await hashPassword(password) }, Date.now());
+    if (rejectionReason) await recordRejection(db, row.id, rejectionReason, adminEmail, Date.now());
     created.push(
       `  ${account.email.padEnd(24)} ${password.padEnd(18)} ${account.role}, ${account.documentStatus}`,
     );

@@ -3,7 +3,7 @@ import type { Logger } from '../lib/logger';
 import { Refusal } from '../lib/refusal';
 import { APPLIED, exactlyOnce, refusal, type MutationOutcome, type Where } from './exactly-once';
 import type { MutationSender } from './live-connection';
-import type { MutationHandler, MutationHandlers } from './registry';
+import type { MutationHandler, MutationHandlers, ParticipationCheck } from './registry';
 import type { Transactor, Tx } from './transaction';
 
 interface Queued {
@@ -25,6 +25,7 @@ export class MutationBatch {
   constructor(
     private readonly transactor: Transactor,
     private readonly handlers: MutationHandlers,
+    private readonly participation: ParticipationCheck,
     private readonly log: Logger,
     private readonly windowMs: number,
     private readonly isClosed: () => boolean,
@@ -85,6 +86,8 @@ export class MutationBatch {
       return await tx.savepoint(async (sp) => {
         const seen = await exactlyOnce.seen(sp, frame, userId, this.where);
         if (seen) return seen;
+        // After the exactly-once check: a resend of what was applied before is acknowledged again.
+        if (handler.access === 'participation') await this.participation(sp, userId);
         await handler.apply(sp, frame, { userId });
         await exactlyOnce.applied(sp, frame, userId);
         return APPLIED;

@@ -23,7 +23,28 @@ export interface Actor {
   readonly userId: string;
 }
 
+/**
+ * Who may send a mutation under the access policy (issue 11; lib/auth/access.ts). Every handler declares it,
+ * so a new mutation cannot be added without deciding:
+ * - `open`: every signed-in user, limited accounts included (marking read, deleting one's own);
+ * - `participation`: taking part (posting, commenting, reacting, group messages): the engine refuses it
+ *   with `verificationRequired` before `apply` unless the user's status, read fresh in the transaction,
+ *   gives full access (`Features.participation`);
+ * - `handler`: depends on the frame, and `apply` calls the check itself (a direct message: answering
+ *   someone who wrote first is open, starting a conversation is participation).
+ */
+export type MutationAccess = 'open' | 'participation' | 'handler';
+
+/**
+ * Refuses (throws the policy's `Refusal`) unless `userId` may take part now. One primary-key read of the
+ * user's status inside the caller's transaction, so an admin's decision counts from the next mutation on,
+ * on sockets already open; none at all when the deployment turned the policy off.
+ */
+export type ParticipationCheck = (tx: Pick<Tx, 'first'>, userId: string) => Promise<void>;
+
 export interface MutationHandler<F> {
+  /** Who may send it (see MutationAccess); `participation` is checked by the engine before `apply`. */
+  readonly access: MutationAccess;
   /**
    * Authorize and write, inside the engine's transaction, after the exactly-once check. Refuse by throwing
    * a `Refusal` (lib/refusal.ts) before writing anything; the engine answers `message_error` with its code
@@ -104,6 +125,8 @@ export interface SessionHooks {
 /** Everything the engine knows of the features, built by server/src/features.ts. */
 export interface Features {
   mutations: MutationHandlers;
+  /** The access policy's check for `participation` mutations (and handlers that decide per frame). */
+  participation: ParticipationCheck;
   changes: ChangeHooks;
   session: SessionHooks;
   /** The server is stopping, before the database closes: batched writers flush or drop what they hold. */

@@ -52,6 +52,7 @@ export function createRuntime(deps: AppDeps, engine: RealtimeEngine, features: F
     mutations: new MutationBatch(
       transactor,
       features.mutations,
+      features.participation,
       deps.log,
       options.commitWindowMs,
       () => hub.closed,

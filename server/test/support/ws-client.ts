@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import { PROTOCOL_VERSION } from '@campus/protocol';
+import { PROTOCOL_VERSION, type DocumentStatus } from '@campus/protocol';
 import { createSession } from '../../src/lib/auth/sessions';
 import { insertUser } from '../../src/modules/users/repo';
 import type { TestServer } from './test-server';
@@ -14,7 +14,12 @@ export interface TestUser {
   name: string;
 }
 
-export async function createUser(server: TestServer, name: string): Promise<TestUser & { email: string }> {
+/** A student account with a session; verified unless told otherwise (the access policy lets it take part). */
+export async function createUser(
+  server: TestServer,
+  name: string,
+  documentStatus: DocumentStatus = 'verified',
+): Promise<TestUser & { email: string }> {
   const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@uni.test`;
   const row = await insertUser(
     server.deps.db,
@@ -25,6 +30,7 @@ export async function createUser(server: TestServer, name: string): Promise<Test
       lastName: 'Student',
       phoneNumber: '0000000000',
       role: 'user',
+      documentStatus,
     },
     Date.now(),
   );

@@ -6,6 +6,7 @@ import {
   signFilesBodySchema,
 } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
+import { fullAccessOnly } from '../../lib/auth/access';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
 import { RateLimiter } from '../../lib/rate-limit';
@@ -34,15 +35,18 @@ export function attachmentRoutes(deps: AppDeps) {
 
   // Mounted at /api, so requireUser goes on each route: a `.use` here would answer 401 for every unknown /api path.
   const auth = requireUser(deps);
+  // Sending a file is taking part under the access policy (even in a chat a limited account may answer
+  // in text): checked before the body is read. Signing download URLs is reading.
+  const participates = fullAccessOnly(deps.config.verificationPolicy);
   return new Hono<AuthEnv>()
-    .post('/groups/:groupId/attachments', auth, uploadBodyLimit, async (c) => {
+    .post('/groups/:groupId/attachments', auth, participates, uploadBodyLimit, async (c) => {
       const userId = c.get('user').id;
       const groupId = await memberGroupId(c, deps.db, userId);
       uploads.consume(userId);
       const upload = await readUpload(c);
       return c.json(await storeGroupAttachment(deps, userId, groupId, upload), 201);
     })
-    .post('/chat/:partnerId/attachments', auth, uploadBodyLimit, async (c) => {
+    .post('/chat/:partnerId/attachments', auth, participates, uploadBodyLimit, async (c) => {
       const userId = c.get('user').id;
       const partnerId = readId(c, 'partnerId', userNotFound());
       if (partnerId === userId) throw new HttpError(400, REALTIME_ERRORS.selfMessage);

@@ -1,5 +1,6 @@
 import { awaitingReplyError, type UserRef } from '@campus/protocol';
 import { Refusal } from '../../lib/refusal';
+import type { ParticipationCheck } from '../../realtime/registry';
 import { sql, type Tx } from '../../realtime/transaction';
 
 const HOUR_MS = 60 * 60_000;
@@ -30,14 +31,20 @@ const startedSinceSql = sql<{ n: number }>(
  * Checks a new direct message from `fromUserId` to `to` against the limits; throws a `Refusal` when one
  * refuses it. Returns whether the message starts the conversation (the caller stamps `started_ms`).
  * Two primary-key lookups per message; the hourly count runs only for a first message.
+ *
+ * The access policy draws the same line: a message to someone who has written in this chat answers them
+ * and is open to every account; any other (the first, or more while unanswered) is starting a chat, so
+ * `participation` (when given) must let the sender take part.
  */
 export async function checkDirectLimits(
   tx: Tx,
   fromUserId: string,
   to: UserRef,
+  participation?: ParticipationCheck,
 ): Promise<{ starts: boolean }> {
   const { mine, theirs } = (await tx.first(countsSql, fromUserId, to.id, to.id, fromUserId))!;
   if (theirs !== null && theirs > 0) return { starts: false };
+  if (participation) await participation(tx, fromUserId);
   if (mine === null) {
     const started = (await tx.first(startedSinceSql, fromUserId, tx.now - HOUR_MS))!.n;
     if (started >= DIRECT_LIMITS.newConversationsPerHour) throw new Refusal('tooManyConversations', 429);

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../lib/deps';
 import { audience } from '../../realtime/audiences';
-import type { ChangeHooks, MutationHandlers } from '../../realtime/registry';
+import type { ChangeHooks, MutationHandlers, ParticipationCheck } from '../../realtime/registry';
 import { userRefsOf } from '../users';
 import { deliveryReceiptsOf } from './delivery-receipts';
 import { markMessagesRead, setReaction } from './receipts';
@@ -15,17 +15,27 @@ type ChatChange =
   | 'group_joined'
   | 'group_read';
 
-/** The chat feature's mutations in the engine's table (server/src/features.ts). */
-export function chatMutationHandlers(deps: AppDeps): Pick<MutationHandlers, ChatMutation> {
+/**
+ * The chat feature's mutations in the engine's table (server/src/features.ts). Under the access policy a
+ * limited account may answer someone who wrote to it first and mark messages read; starting a direct chat,
+ * writing in a group and reacting are taking part.
+ */
+export function chatMutationHandlers(
+  deps: AppDeps,
+  participation: ParticipationCheck,
+): Pick<MutationHandlers, ChatMutation> {
   const refs = userRefsOf(deps);
   return {
     send_message: {
+      // Checked in checkDirectLimits, only when the recipient has not written in this chat.
+      access: 'handler',
       async apply(tx, frame, actor) {
         const { id, to, content, replyTo } = frame;
-        await storeDirectMessage(tx, refs, actor.userId, { id, to, content, replyTo });
+        await storeDirectMessage(tx, refs, actor.userId, { id, to, content, replyTo }, participation);
       },
     },
     send_group_message: {
+      access: 'participation',
       async apply(tx, frame, actor) {
         const { id, groupId, content } = frame;
         await storeGroupMessage(tx, refs, actor.userId, { id, groupId, content });
@@ -34,11 +44,13 @@ export function chatMutationHandlers(deps: AppDeps): Pick<MutationHandlers, Chat
       refusalContext: (frame) => ({ context: 'group', groupId: frame.groupId }),
     },
     mark_messages_as_read: {
+      access: 'open',
       async apply(tx, frame, actor) {
         await markMessagesRead(tx, refs, actor.userId, frame.chatPartnerId, frame.messageIds);
       },
     },
     'chat-reaction': {
+      access: 'participation',
       async apply(tx, frame, actor) {
         const { messageId, emoji, toUserId } = frame;
         await setReaction(tx, actor.userId, { messageId, emoji, toUserId });

@@ -3,6 +3,7 @@ import type { DirectMessagesTable, GroupMessagesTable } from '../../lib/db/schem
 import { Refusal } from '../../lib/refusal';
 import { audience } from '../../realtime/audiences';
 import { sql, type Tx } from '../../realtime/transaction';
+import type { ParticipationCheck } from '../../realtime/registry';
 import type { UserRefs } from '../users';
 import { checkDirectLimits } from './direct-limits';
 import { toDirectMessage, toGroupMessage, type DirectMessageRow, type GroupMessageRow } from './mappers';
@@ -71,13 +72,15 @@ function checkContent(content: string): void {
  * Stores a direct message and emits its `receive_message` to both users; updates both conversation rows
  * (the recipient's unread count rises). Idempotent on `id`: a message already stored is returned before the
  * limits are checked, so a resend is never refused for its own count. Refused by the direct-message limits
- * (direct-limits.ts) before anything is written.
+ * (direct-limits.ts) before anything is written. `participation`: the access policy's check for a message the
+ * recipient has not answered (see checkDirectLimits); absent for callers that gate at their own door.
  */
 export async function storeDirectMessage(
   tx: Tx,
   refs: UserRefs,
   fromUserId: string,
   input: DirectMessageInput,
+  participation?: ParticipationCheck,
 ): Promise<DirectMessage> {
   const pair = directRoomId(fromUserId, input.to);
   const existing = await tx.first(directByIdSql, input.id);
@@ -97,7 +100,7 @@ export async function storeDirectMessage(
   const replyTo = input.replyTo ?? null;
   if (replyTo !== null && (await tx.first(directByIdSql, replyTo))?.pair !== pair)
     throw new Refusal('unknownMessage', 400);
-  const { starts } = await checkDirectLimits(tx, fromUserId, to);
+  const { starts } = await checkDirectLimits(tx, fromUserId, to, participation);
 
   const row: DirectMessageRow = {
     id: input.id,

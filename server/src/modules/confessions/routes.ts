@@ -11,6 +11,7 @@ import {
   setNicknameBodySchema,
 } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
+import { fullAccessOnly } from '../../lib/auth/access';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
 import { readBody } from '../../lib/validate';
@@ -36,6 +37,9 @@ export function confessionRoutes(deps: AppDeps) {
   const { transactor } = env;
   const limit = (action: ConfessionAction, userId: string) => consumeConfessionRate(deps, action, userId);
   const confessionId = (c: Parameters<typeof readId>[0]) => readId(c, 'id', refusals.notFound());
+  // Posting, reacting and commenting are taking part under the access policy; reading, choosing a
+  // nickname and deleting one's own confession are not.
+  const participates = fullAccessOnly(deps.config.verificationPolicy);
 
   return new Hono<AuthEnv>()
     .use('*', requireUser(deps))
@@ -64,14 +68,14 @@ export function confessionRoutes(deps: AppDeps) {
       const request = { viewerId: user.id, viewerCollege: collegeName(user.college), ...query };
       return c.json(await feedPage(transactor, request));
     })
-    .post('/post', async (c) => {
+    .post('/post', participates, async (c) => {
       const body = await readBody(c, postConfessionBodySchema);
       const userId = c.get('user').id;
       limit('post', userId);
       const input = { id: body.id ?? randomUUID(), content: body.content, emotionTag: body.emotionTag };
       return c.json(await transactor.commit((tx) => postConfession(tx, env, userId, input)), 201);
     })
-    .post('/:id/react', async (c) => {
+    .post('/:id/react', participates, async (c) => {
       const id = confessionId(c);
       const { reactionType } = await readBody(c, reactBodySchema);
       const userId = c.get('user').id;
@@ -79,7 +83,7 @@ export function confessionRoutes(deps: AppDeps) {
       const input = { confessionId: id, reactionType };
       return c.json(await transactor.commit((tx) => toggleConfessionReaction(tx, env, userId, input)));
     })
-    .post('/:id/comment', async (c) => {
+    .post('/:id/comment', participates, async (c) => {
       const id = confessionId(c);
       const body = await readBody(c, commentBodySchema);
       const userId = c.get('user').id;

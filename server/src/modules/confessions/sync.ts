@@ -22,6 +22,7 @@ export function confessionMutationHandlers(deps: AppDeps): Pick<MutationHandlers
   const env = confessionEnv(deps);
   return {
     confession_react: {
+      access: 'participation',
       async apply(tx, frame, actor) {
         takeConfessionRate(deps, 'react', actor.userId);
         await setConfessionReaction(tx, env, actor.userId, {
@@ -32,6 +33,7 @@ export function confessionMutationHandlers(deps: AppDeps): Pick<MutationHandlers
       },
     },
     confession_comment: {
+      access: 'participation',
       async apply(tx, frame, actor) {
         takeConfessionRate(deps, 'comment', actor.userId);
         const input = { id: frame.id, confessionId: frame.confessionId, content: frame.content };
@@ -39,6 +41,7 @@ export function confessionMutationHandlers(deps: AppDeps): Pick<MutationHandlers
       },
     },
     confession_post: {
+      access: 'participation',
       async apply(tx, frame, actor) {
         takeConfessionRate(deps, 'post', actor.userId);
         await postConfession(tx, env, actor.userId, {
@@ -49,6 +52,8 @@ export function confessionMutationHandlers(deps: AppDeps): Pick<MutationHandlers
       },
     },
     confession_delete: {
+      // Withdrawing one's own words is never refused.
+      access: 'open',
       async apply(tx, frame, actor) {
         await deleteConfession(tx, actor.userId, frame.confessionId);
       },

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { CHAT, CHAT_SERVER_MSG, createGroupBodySchema, pageQuerySchema } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
+import { fullAccessOnly } from '../../lib/auth/access';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { RateLimiter } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
@@ -27,8 +28,10 @@ export function groupRoutes(deps: AppDeps) {
   const strangerAdds = new RateLimiter(GROUP_STRANGERS_RATE, deps.now);
   // Per route, not `.use`: /api/groups/:id/attachments (attachments module) authenticates itself.
   const auth = requireUser(deps);
+  // Creating a group (with its members) is taking part under the access policy; reading is not.
+  const participates = fullAccessOnly(deps.config.verificationPolicy);
   return new Hono<AuthEnv>()
-    .post('/', auth, async (c) => {
+    .post('/', auth, participates, async (c) => {
       const body = await readBody(c, createGroupBodySchema);
       const userId = c.get('user').id;
       creations.consume(userId);

@@ -18,6 +18,8 @@ export interface NotesConnection {
   now: () => number;
   /** The server's new-client-id budget (see FrameGuardOptions.newClientsPerMember). */
   newClientsPerMember: KeyedBuckets;
+  /** The access policy's answer for this member, asked per edit (see FrameGuardOptions.mayEdit). */
+  mayEdit: () => boolean;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface NotesConnection {
  * document (pending edits included) under NOTES.maxDocBytes.
  */
 export function openNotesConnection(raw: WebSocket, request: IncomingMessage, conn: NotesConnection): void {
-  const { groupId, userId, store, log, now, newClientsPerMember } = conn;
+  const { groupId, userId, store, log, now, newClientsPerMember, mayEdit } = conn;
   const docName = notesDocName(groupId);
 
   registerNotesDoc(docName, { store, log, groupId });
@@ -41,6 +43,7 @@ export function openNotesConnection(raw: WebSocket, request: IncomingMessage, co
       log,
       now,
       newClientsPerMember,
+      mayEdit,
     }),
   );
   // GuardedSocket implements exactly the members setupWSConnection touches (on, send, ping, close,

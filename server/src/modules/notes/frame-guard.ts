@@ -31,6 +31,11 @@ export interface FrameGuardOptions {
    * maxDocClients (or its bytes) with empty client blocks.
    */
   newClientsPerMember: KeyedBuckets;
+  /**
+   * Whether the member may change the notes now (the access policy: a limited account reads its groups'
+   * notes but does not write them). Asked, fresh, only for an update that would change the document.
+   */
+  mayEdit: () => boolean;
   now?: () => number;
 }
 
@@ -101,6 +106,9 @@ export class NotesFrameGuard implements FrameGate {
       case 'awareness':
         return doc ? this.admitAwareness(doc, decoded.entries) : drop;
       case 'update':
+        // A sync step 2 that brings nothing new is how a reader's client answers: only changes are writing.
+        if ((decoded.newStructs > 0 || decoded.newDeleteRanges > 0) && !this.options.mayEdit())
+          return this.refuse(CLOSE_CODES.forbidden, 'verification required');
         return doc ? this.admitUpdate(doc, decoded) : deliver;
     }
   }

@@ -9,6 +9,7 @@ import {
   NOTES_TOKEN_PREFIX,
   REALTIME_ERRORS,
   SERVER_MSG,
+  accessLevel,
 } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { RevocableWebSocket } from '../../lib/auth/revocable-web-socket';
@@ -40,7 +41,8 @@ function tokenFrom(protocols: readonly string[]): string | null {
 /**
  * GET /notes/:groupId — the group's Yjs notes document over a WebSocket. The session token travels in the
  * Sec-WebSocket-Protocol header (never in the URL); session and membership are checked before the upgrade,
- * so a refused client gets a plain 401/403 and never a socket.
+ * so a refused client gets a plain 401/403 and never a socket. A member whose account is limited by the
+ * access policy may open and read the notes; an edit from it closes the socket with 4403 (frame-guard.ts).
  */
 export function notesRoutes(deps: AppDeps) {
   const store = new NotesStore(deps);
@@ -121,6 +123,12 @@ export function notesRoutes(deps: AppDeps) {
             log: deps.log,
             now: deps.now,
             newClientsPerMember,
+            // Read fresh per edit, so an admin's verification lets an open socket write at once.
+            mayEdit: () =>
+              accessLevel(
+                store.documentStatus(userId) ?? 'pending_submission',
+                deps.config.verificationPolicy,
+              ) === 'full',
           });
         },
       },

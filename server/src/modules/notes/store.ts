@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3';
+import type { DocumentStatus } from '@campus/protocol';
 import type { AppDeps } from '../../deps';
 import { sql, type ReadTx } from '../../realtime/transaction';
 
@@ -28,6 +29,7 @@ export class NotesStore {
   private readonly insertRow: SQLite.Statement<[string, Buffer, number]>;
   private readonly deleteRows: SQLite.Statement<[string]>;
   private readonly memberRow: SQLite.Statement<[string, string], { one: number }>;
+  private readonly statusRow: SQLite.Statement<[string], { document_status: DocumentStatus }>;
   private readonly compactTx: (groupId: string, snapshot: Uint8Array, now: number) => void;
 
   private readonly sqlite: SQLite.Database;
@@ -44,6 +46,7 @@ export class NotesStore {
     );
     this.deleteRows = sqlite.prepare('DELETE FROM group_notes_updates WHERE group_id = ?');
     this.memberRow = sqlite.prepare(memberSql);
+    this.statusRow = sqlite.prepare('SELECT document_status FROM users WHERE id = ?');
     this.compactTx = sqlite.transaction((groupId: string, snapshot: Uint8Array, now: number) => {
       this.deleteRows.run(groupId);
       this.insertRow.run(groupId, Buffer.from(snapshot), now);
@@ -58,6 +61,11 @@ export class NotesStore {
   /** Per frame, synchronously (the frame guard cannot await); from the upgrade route use `isNotesMember`. */
   isMember(groupId: string, userId: string): boolean {
     return this.memberRow.all(groupId, userId).length > 0;
+  }
+
+  /** The user's document status now, for the access policy (per edit, by primary key); null: no such user. */
+  documentStatus(userId: string): DocumentStatus | null {
+    return this.statusRow.all(userId)[0]?.document_status ?? null;
   }
 
   load(groupId: string): Uint8Array[] {

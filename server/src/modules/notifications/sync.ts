@@ -12,6 +12,7 @@ export function notificationMutationHandlers(
 ): Pick<MutationHandlers, 'mark_notification_read'> {
   return {
     mark_notification_read: {
+      access: 'open',
       async apply(tx, frame, actor) {
         await markNotificationRead(tx, actor.userId, frame.notificationId);
       },

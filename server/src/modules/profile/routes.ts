@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { PROFILE, PROFILE_MSG, SERVER_MSG, profileUpdateSchema } from '@campus/protocol';
 import type { AppDeps } from '../../deps';
+import { selfUser } from '../../lib/auth/access';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
 import { RateLimiter } from '../../lib/rate-limit';
@@ -9,8 +10,8 @@ import { readBody } from '../../lib/validate';
 import { AVATAR_ROUTE, avatarKey, avatarUrl, processPicture } from './picture';
 import { pictureUrlOf, setPictureUrl, userById } from './repo';
 import { updateProfile } from './service';
-import { toUser, userRefsOf } from '../users';
-import { emitUserUpdated } from './sync';
+import { userRefsOf } from '../users';
+import { emitMeUpdated, emitUserUpdated } from './sync';
 
 const HOUR = 60 * 60_000;
 /** Profile saves per user: far above a student editing their profile, low enough to stop a script. */
@@ -66,19 +67,25 @@ export function profileRoutes(deps: AppDeps) {
   const pictures = new RateLimiter(PROFILE_PICTURE_RATE, deps.now);
   const notFound = () => new HttpError(404, SERVER_MSG.notFound);
   const refs = userRefsOf(deps);
+  const policy = deps.config.verificationPolicy;
 
-  /** Stores the picture URL; when it changed, the card's change goes out in the same commit. */
+  /**
+   * Stores the picture URL; when it changed, the card's change (to contacts) and `me_updated` (to the user's
+   * devices) go out in the same commit. Answers the user as shown to themselves.
+   */
   async function savePictureUrl(userId: string, url: string | null) {
-    const row = await deps.transactor.commit(async (tx) => {
+    const user = await deps.transactor.commit(async (tx) => {
       const before = await tx.first(pictureUrlOf, userId);
       if (!before) return undefined;
       await tx.run(setPictureUrl, url, userId);
       const after = await tx.first(userById, userId);
-      if (after && before.profile_picture_url !== url) await emitUserUpdated(tx, refs, after);
-      return after;
+      if (!after) return undefined;
+      if (before.profile_picture_url === url) return selfUser(after, policy);
+      await emitUserUpdated(tx, refs, after);
+      return emitMeUpdated(tx, after, policy);
     });
     refs.forget(userId);
-    return row;
+    return user;
   }
 
   const api = new Hono<AuthEnv>()
@@ -87,25 +94,30 @@ export function profileRoutes(deps: AppDeps) {
       const userId = c.get('user').id;
       saves.consume(userId);
       const update = await readBody(c, profileUpdateSchema);
-      // No `user_updated`: none of the editable fields (course, bio, year, college) is on the public card.
-      return c.json(await deps.transactor.commit((tx) => updateProfile(tx, userId, update)));
+      // No `user_updated`: none of the editable fields (course, bio, year, college) is on the public card;
+      // `me_updated` carries the save to the user's other devices, in the same commit.
+      return c.json(
+        await deps.transactor.commit(async (tx) =>
+          emitMeUpdated(tx, await updateProfile(tx, userId, update), policy),
+        ),
+      );
     })
     .put('/picture', pictureBodyLimit, async (c) => {
       const userId = c.get('user').id;
       pictures.consume(userId);
       const picture = await processPicture(await readPicture(c));
       await deps.storage.put(avatarKey(deps.secret, userId), picture.bytes, 'image/webp');
-      const row = await savePictureUrl(userId, avatarUrl(userId, picture.version));
-      if (!row) throw new HttpError(401, SERVER_MSG.unauthorized);
-      return c.json(toUser(row));
+      const user = await savePictureUrl(userId, avatarUrl(userId, picture.version));
+      if (!user) throw new HttpError(401, SERVER_MSG.unauthorized);
+      return c.json(user);
     })
     .delete('/picture', async (c) => {
       const userId = c.get('user').id;
       pictures.consume(userId);
-      const row = await savePictureUrl(userId, null);
+      const user = await savePictureUrl(userId, null);
       await deps.storage.delete(avatarKey(deps.secret, userId));
-      if (!row) throw new HttpError(401, SERVER_MSG.unauthorized);
-      return c.json(toUser(row));
+      if (!user) throw new HttpError(401, SERVER_MSG.unauthorized);
+      return c.json(user);
     });
 
   const avatars = new Hono().get('/:userId', async (c) => {

@@ -5,12 +5,11 @@ import {
   type CollegeObject,
   type ProfileCollege,
   type ProfileUpdate,
-  type User,
 } from '@campus/protocol';
 import type { Tx } from '../../realtime/transaction';
 import { HttpError } from '../../lib/http-error';
 import { addManualCollege, findCollegeById } from '../colleges';
-import { toUser } from '../users';
+import type { UserRow } from '../users';
 import { setBio, setCollege, setCourse, setYear, userById } from './repo';
 
 /**
@@ -49,8 +48,8 @@ async function resolveCollege(tx: Tx, sent: string | ProfileCollege): Promise<Co
   };
 }
 
-/** Applies the fields that were sent (omitted ones stay) and answers the user as `GET /api/auth/me` does. */
-export async function updateProfile(tx: Tx, userId: string, update: ProfileUpdate): Promise<User> {
+/** Applies the fields that were sent (omitted ones stay) and answers the saved row. */
+export async function updateProfile(tx: Tx, userId: string, update: ProfileUpdate): Promise<UserRow> {
   if (update.course !== undefined) await tx.run(setCourse, update.course, userId);
   if (update.bio !== undefined) await tx.run(setBio, update.bio, userId);
   if (update.year !== undefined) await tx.run(setYear, update.year, userId);
@@ -60,5 +59,5 @@ export async function updateProfile(tx: Tx, userId: string, update: ProfileUpdat
   }
   const row = await tx.first(userById, userId);
   if (!row) throw new HttpError(401, SERVER_MSG.unauthorized);
-  return toUser(row);
+  return row;
 }

@@ -1,8 +1,10 @@
+import type { User, VerificationPolicy } from '@campus/protocol';
+import { selfUser } from '../../lib/auth/access';
 import type { ChangeHooks } from '../../realtime/registry';
 import { audience } from '../../realtime/audiences';
 import type { Tx } from '../../realtime/transaction';
 import { contactAudiences } from '../chat';
-import { toUserRef, type UserRefRow, type UserRefs } from '../users';
+import { toUserRef, type UserRefRow, type UserRefs, type UserRow } from '../users';
 
 /**
  * The profile feature's entries in the engine's tables (server/src/features.ts). It has no mutation: the
@@ -26,4 +28,15 @@ export async function emitUserUpdated(tx: Tx, refs: UserRefs, row: UserRefRow): 
   refs.forget(row.id);
   const contacts = await contactAudiences(tx, row.id);
   tx.emit({ type: 'user_updated', user: toUserRef(row) }, [audience.user(row.id), ...contacts]);
+}
+
+/**
+ * Inside the commit that saved the user's profile: `me_updated` with the user as shown to themselves (access
+ * level included), to their own devices only, so every device's profile screen and badge follow the save.
+ * Answers that same user for the route's response.
+ */
+export function emitMeUpdated(tx: Tx, row: UserRow, policy: VerificationPolicy): User {
+  const user = selfUser(row, policy);
+  tx.emit({ type: 'me_updated', user }, [audience.user(row.id)]);
+  return user;
 }

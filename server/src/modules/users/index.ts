@@ -20,3 +20,4 @@ export {
   type UserListRow,
   type UserRefReader,
 } from './refs';
+export { participationCheck } from './access';

@@ -43,7 +43,8 @@ export async function insertUser(db: DB, user: NewUser, now: number): Promise<Us
     year: user.year ?? null,
     bio: user.bio ?? null,
     college: user.college === undefined || user.college === null ? null : JSON.stringify(user.college),
-    document_status: user.documentStatus ?? 'pending_submission',
+    // Admins review documents and need none of their own (the access policy gives not_required full access).
+    document_status: user.documentStatus ?? (user.role === 'admin' ? 'not_required' : 'pending_submission'),
     document_deadline: null,
     document_url: null,
     document_submitted_at: null,
@@ -57,8 +58,16 @@ export async function insertUser(db: DB, user: NewUser, now: number): Promise<Us
   return row;
 }
 
+/** Promoting to admin also makes a status other than verified `not_required`: admins need no document. */
 export async function setUserRole(db: DB, id: string, role: 'user' | 'admin'): Promise<void> {
   await db.updateTable('users').set({ role }).where('id', '=', id).execute();
+  if (role === 'admin')
+    await db
+      .updateTable('users')
+      .set({ document_status: 'not_required' })
+      .where('id', '=', id)
+      .where('document_status', '!=', 'verified')
+      .execute();
 }
 
 export async function setPasswordHash(db: DB, id: string, passwordHash: string): Promise<void> {
