@@ -99,15 +99,15 @@ describe('Talk home', () => {
     mockServer(storeSessionFor(incomplete));
     renderWithSync('/talk', fakeSyncFactory().factory);
     fireEvent.click(await screen.findByRole('button', { name: /Random Talk/ }));
-    const dialog = screen.getByRole('dialog', { name: 'Complete your profile' });
-    const missing = within(dialog)
+    const dialog = screen.getByRole('dialog', { name: 'Complete Your Profile' });
+    const items = within(within(dialog).getByRole('list', { name: 'Profile items' }))
       .getAllByRole('listitem')
       .map((item) => item.textContent);
-    expect(missing).toEqual(['College', 'Year']);
+    expect(items).toEqual(['✓Branch / Course: completed', '!College: missing', '!Year of Study: missing']);
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /Random Talk/ }));
-    fireEvent.click(screen.getByRole('button', { name: 'Go to Profile' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Complete Profile' }));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/profile'));
   });
 

@@ -38,6 +38,8 @@ export {
   type ConfessionAuthor,
 } from './features/confessions/writes';
 export { writeNotificationRead } from './features/notifications/writes';
+// The signed-in user's own profile row (`me_updated`), which the web session follows.
+export { SELF_META_KEY } from './features/users/changes';
 export { toLocalNotification } from './features/notifications/store';
 export { reconnectDelay } from './backoff';
 export { directTypingKey, groupTypingKey } from './ephemeral-state';

@@ -5,6 +5,7 @@ import { usePlatform } from '../../platform';
 import { registerServiceWorker } from '../offline/service-worker';
 import { useSignedInUser } from '../session/session-context';
 import { trackClient } from './running-clients';
+import { SelfProfileSync } from './SelfProfileSync';
 import { SessionRefusal } from './SessionRefusal';
 import { SyncContext } from './sync-context';
 import { SyncFactoryContext, websocketUrl } from './sync-factory';
@@ -49,6 +50,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
   return (
     <SyncContext value={client}>
       <SessionRefusal client={client} />
+      <SelfProfileSync client={client} />
       {children}
     </SyncContext>
   );

@@ -2,19 +2,19 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Icon } from '../../components/Icon';
 import { useSignedInUser } from '../session/session-context';
-import { Dialog } from '../../components/Dialog';
-import './modal.css';
-import { missingRandomTalkFields } from './profile-requirements';
+import { profileCompletion, type ProfileCompletion } from '../profile/completion';
+import { ProfileCompletionModal } from '../profile/ProfileCompletionModal';
+import { PROFILE_EDIT_STATE } from '../profile/profile-route';
 
-/** Random Talk opens only with a complete profile; otherwise it says what is missing and offers Profile. */
+/** Random Talk opens only with a complete profile; otherwise the completion modal offers Profile. */
 export function RandomTalkCard() {
   const user = useSignedInUser();
   const navigate = useNavigate();
-  const [missing, setMissing] = useState<string[] | null>(null);
+  const [incomplete, setIncomplete] = useState<ProfileCompletion | null>(null);
 
   const open = () => {
-    const fields = missingRandomTalkFields(user);
-    if (fields.length > 0) setMissing(fields);
+    const completion = profileCompletion(user);
+    if (completion.missing.length > 0) setIncomplete(completion);
     else void navigate('/random-talk-options');
   };
 
@@ -27,32 +27,12 @@ export function RandomTalkCard() {
         <span className="talk-card__title">Random Talk</span>
         <span className="talk-card__text">Meet a random verified student by voice, video or text.</span>
       </button>
-      {missing ? (
-        <Dialog
-          title="Complete your profile"
-          onClose={() => setMissing(null)}
-          size="narrow"
-          closeButton={false}
-        >
-          <p className="modal__text">Random Talk needs a few details on your profile first. Missing:</p>
-          <ul className="modal__list">
-            {missing.map((field) => (
-              <li key={field}>{field}</li>
-            ))}
-          </ul>
-          <div className="modal__actions">
-            <button type="button" className="button button--ghost" onClick={() => setMissing(null)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="button button--primary"
-              onClick={() => void navigate('/profile')}
-            >
-              Go to Profile
-            </button>
-          </div>
-        </Dialog>
+      {incomplete ? (
+        <ProfileCompletionModal
+          completion={incomplete}
+          onCancel={() => setIncomplete(null)}
+          onComplete={() => void navigate('/profile', { state: PROFILE_EDIT_STATE })}
+        />
       ) : null}
     </>
   );
