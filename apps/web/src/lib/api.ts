@@ -36,6 +36,11 @@ export interface RequestOptions {
 export interface ApiClient {
   get<T>(path: string, schema: ResponseSchema<T>, options?: RequestOptions): Promise<T>;
   post<T>(path: string, body: unknown, schema: ResponseSchema<T>, options?: RequestOptions): Promise<T>;
+  patch<T>(path: string, body: unknown, schema: ResponseSchema<T>, options?: RequestOptions): Promise<T>;
+  put<T>(path: string, body: unknown, schema: ResponseSchema<T>, options?: RequestOptions): Promise<T>;
+  delete<T>(path: string, schema: ResponseSchema<T>, options?: RequestOptions): Promise<T>;
+  /** A multipart POST (the browser sets the boundary's Content-Type). */
+  postForm<T>(path: string, form: FormData, schema: ResponseSchema<T>, options?: RequestOptions): Promise<T>;
 }
 
 export interface ApiClientConfig {
@@ -64,7 +69,8 @@ export function createApiClient({ baseUrl, getToken }: ApiClientConfig): ApiClie
     options: RequestOptions = {},
   ): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const form = body instanceof FormData;
+    if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
     const token = getToken();
     if (token) headers.Authorization = `Bearer ${token}`;
 
@@ -73,7 +79,7 @@ export function createApiClient({ baseUrl, getToken }: ApiClientConfig): ApiClie
       response = await fetch(`${baseUrl}${path}`, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : form ? body : JSON.stringify(body),
         signal: options.signal,
       });
     } catch (error) {
@@ -93,6 +99,10 @@ export function createApiClient({ baseUrl, getToken }: ApiClientConfig): ApiClie
   return {
     get: (path, schema, options) => request('GET', path, undefined, schema, options),
     post: (path, body, schema, options) => request('POST', path, body ?? {}, schema, options),
+    patch: (path, body, schema, options) => request('PATCH', path, body ?? {}, schema, options),
+    put: (path, body, schema, options) => request('PUT', path, body ?? {}, schema, options),
+    delete: (path, schema, options) => request('DELETE', path, undefined, schema, options),
+    postForm: (path, form, schema, options) => request('POST', path, form, schema, options),
   };
 }
 

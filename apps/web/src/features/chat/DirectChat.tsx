@@ -1,8 +1,11 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { CHAT, CHAT_MSG, UNKNOWN_USER } from '@campus/protocol';
+import { CHAT, CHAT_MSG, UNKNOWN_USER, hasFullAccess } from '@campus/protocol';
 import { writeDirectMessage, type LocalDirectMessage } from '@campus/sync';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { useSignedInUser } from '../session/session-context';
 import { useSync } from '../sync/sync-context';
+import { AccessRefusalLink } from '../upload/AccessRefusalLink';
+import { VerificationNotice } from '../upload/VerificationNotice';
 import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { DirectMessageItem } from './DirectMessageItem';
@@ -41,6 +44,9 @@ export function DirectChat({ partnerId }: { partnerId: string }) {
   const loadPage = useCallback((page: number) => client.loadDirectPage(partnerId, page), [client, partnerId]);
   const history = useHistoryPages({ query, loadPage, initialError, olderError });
   const messages = history.messages;
+  // The access policy: an account that is not verified yet may answer, but not write first.
+  const mayWrite =
+    hasFullAccess(useSignedInUser()) || !messages || messages.some((m) => m.from.id === partnerId);
   useMarkRead(partnerId, messages);
 
   const byId = useMemo(() => new Map((messages ?? []).map((m) => [m.id, m])), [messages]);
@@ -86,6 +92,7 @@ export function DirectChat({ partnerId }: { partnerId: string }) {
         text ? (
           <p key={index} className="chat__error" role="alert">
             {text}
+            <AccessRefusalLink text={text} />
           </p>
         ) : null,
       )}
@@ -96,13 +103,17 @@ export function DirectChat({ partnerId }: { partnerId: string }) {
           onClose={() => setReplyTo(null)}
         />
       ) : null}
-      <Composer
-        maxHeight={CHAT.composerMaxHeightDirect}
-        placeholder={`Message ${partner?.ref.firstName || partnerName}`}
-        onSend={send}
-        onKeystroke={typing.keystroke}
-        onAttach={(file) => void uploads.start(file)}
-      />
+      {mayWrite ? (
+        <Composer
+          maxHeight={CHAT.composerMaxHeightDirect}
+          placeholder={`Message ${partner?.ref.firstName || partnerName}`}
+          onSend={send}
+          onKeystroke={typing.keystroke}
+          onAttach={(file) => void uploads.start(file)}
+        />
+      ) : (
+        <VerificationNotice />
+      )}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { shortTime, type AttachmentType, type MessageStatus, type UserRef } from '@campus/protocol';
 import { Avatar } from '../../components/Avatar';
+import { AccessRefusalLink } from '../upload/AccessRefusalLink';
 import { MessageAttachment } from './MessageAttachment';
 import { MessageText } from './MessageText';
 import type { ReactionSummary } from './reactions';
@@ -103,6 +104,7 @@ export function MessageBubble({
         {status === 'failed' ? (
           <div className="message__failure" role="alert">
             <span>{message.error ?? 'Not sent.'}</span>
+            <AccessRefusalLink text={message.error} />
             <button type="button" className="link-button" onClick={onRetry}>
               Retry
             </button>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import {
   CONFESSION_MSG,
   CONFESSIONS,
@@ -21,6 +21,8 @@ interface CommentsPanelProps {
   nickname: string;
   /** False: writing opens the nickname chooser instead. */
   canWrite: boolean;
+  /** Shown instead of the comment box when the account may not comment yet (the access policy). */
+  locked?: ReactNode;
   /** The feed's clock, so comment times move on with the cards'. */
   now: number;
   writes: QueuedWrites;
@@ -172,43 +174,45 @@ export function CommentsPanel(props: CommentsPanelProps) {
           </ul>
         ) : null}
       </div>
-      <form
-        className="cf-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <label className="field__label" htmlFor={boxId}>
-          Add a comment
-        </label>
-        <textarea
-          id={boxId}
-          className="field__input cf-textarea cf-textarea--small"
-          rows={2}
-          value={text}
-          maxLength={CONFESSIONS.maxCommentLength}
-          aria-describedby={counterId}
-          onChange={(event) => {
-            const value = event.target.value;
-            onDraft(() => value);
+      {props.locked ?? (
+        <form
+          className="cf-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit();
           }}
-          onKeyDown={onKeyDown}
-        />
-        <p className="cf-counter" id={counterId}>
-          {text.length}/{CONFESSIONS.maxCommentLength}
-        </p>
-        <ErrorText error={error} />
-        <div className="modal__actions">
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={!text.trim() || busy || gate.checking}
-          >
-            Comment
-          </button>
-        </div>
-      </form>
+        >
+          <label className="field__label" htmlFor={boxId}>
+            Add a comment
+          </label>
+          <textarea
+            id={boxId}
+            className="field__input cf-textarea cf-textarea--small"
+            rows={2}
+            value={text}
+            maxLength={CONFESSIONS.maxCommentLength}
+            aria-describedby={counterId}
+            onChange={(event) => {
+              const value = event.target.value;
+              onDraft(() => value);
+            }}
+            onKeyDown={onKeyDown}
+          />
+          <p className="cf-counter" id={counterId}>
+            {text.length}/{CONFESSIONS.maxCommentLength}
+          </p>
+          <ErrorText error={error} />
+          <div className="modal__actions">
+            <button
+              type="submit"
+              className="button button--primary"
+              disabled={!text.trim() || busy || gate.checking}
+            >
+              Comment
+            </button>
+          </div>
+        </form>
+      )}
       {gate.prompt}
     </Dialog>
   );

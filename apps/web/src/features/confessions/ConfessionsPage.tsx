@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { CONFESSION_MSG } from '@campus/protocol';
+import { CONFESSION_MSG, hasFullAccess } from '@campus/protocol';
+import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { useNow } from '../notifications/useNow';
 import { useSignedInUser } from '../session/session-context';
+import { VerificationNotice } from '../upload/VerificationNotice';
 import { CommentsPanel } from './CommentsPanel';
 import { ComposerDialog } from './ComposerDialog';
 import { collegeName } from './confessions-api';
@@ -24,6 +26,8 @@ type Modal =
   | { kind: 'nickname'; then?: Modal; retry?: () => void }
   | { kind: 'composer' }
   | { kind: 'comments'; id: string }
+  /** An account that is not verified yet tried to post or react: why not, and where to verify. */
+  | { kind: 'verify' }
   | null;
 
 /** Relative times ('5m ago') of cards and comments refresh every 60 s (spec section 9). */
@@ -62,10 +66,16 @@ export function ConfessionsPage() {
   const [modal, setModal] = useState<Modal>(null);
   const [draft, setDraft] = useState({ id: '', text: '' });
   const hasNickname = nickname.state.kind !== 'none';
+  const full = hasFullAccess(user);
   const nicknameText = nickname.state.kind === 'set' ? nickname.state.nickname : 'Anon';
 
   /** Posting, reacting and commenting need a nickname: without one the chooser opens instead. */
   function needsNickname(then?: Modal, retry?: () => void): boolean {
+    // Before the nickname: the server would refuse the write whatever the nickname (the access policy).
+    if (!full) {
+      setModal({ kind: 'verify' });
+      return true;
+    }
     if (hasNickname) return false;
     setModal({ kind: 'nickname', then, retry });
     return true;
@@ -103,7 +113,8 @@ export function ConfessionsPage() {
         total={feed.total}
       />
 
-      {nickname.state.kind === 'none' ? (
+      {!full ? <VerificationNotice /> : null}
+      {full && nickname.state.kind === 'none' ? (
         <div className="cf-banner">
           <p>{CONFESSION_MSG.nicknameBanner}</p>
           <button
@@ -147,6 +158,11 @@ export function ConfessionsPage() {
           }}
         />
       ) : null}
+      {modal?.kind === 'verify' ? (
+        <Dialog title="Student ID needed" onClose={() => setModal(null)} size="narrow">
+          <VerificationNotice />
+        </Dialog>
+      ) : null}
       {modal?.kind === 'composer' ? (
         <ComposerDialog
           college={college}
@@ -160,6 +176,7 @@ export function ConfessionsPage() {
           confession={commenting}
           nickname={nicknameText}
           canWrite={hasNickname}
+          locked={full ? undefined : <VerificationNotice />}
           now={now}
           writes={writes}
           draft={draft.id === commenting.id ? draft.text : ''}

@@ -120,12 +120,15 @@ const REFUSAL_STATUS: Partial<Record<RealtimeErrorReason, number>> = {
   notFound: 404,
   conflict: 409,
   rateLimited: 429,
+  verificationRequired: 403,
   internal: 500,
 };
 
 /** The red line of a refused outbox write: the server's text (or `fallback`) and the status it stands for. */
 export function refusalLine(refusal: MessageErrorFrame, fallback: string, useServerText: boolean): ErrorLine {
-  const message = useServerText && refusal.error ? refusal.error : fallback;
+  // An access-policy refusal always says why (and the line links to the upload page).
+  const serverText = useServerText || refusal.code === 'verificationRequired';
+  const message = serverText && refusal.error ? refusal.error : fallback;
   const status = REFUSAL_STATUS[refusal.code];
   return status ? { message, status } : { message };
 }

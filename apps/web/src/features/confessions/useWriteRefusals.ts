@@ -21,7 +21,11 @@ export function useWriteRefusals(
       client.onMessageError((refusal) => {
         switch (refusal.context) {
           case 'confession_react':
-            onRefused({ message: CONFESSION_MSG.reactionFailed });
+            onRefused(
+              refusal.code === 'verificationRequired'
+                ? refusalLine(refusal, CONFESSION_MSG.reactionFailed, false)
+                : { message: CONFESSION_MSG.reactionFailed },
+            );
             void reload();
             return;
           case 'confession_comment':

@@ -1,12 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { CHAT, CHAT_MSG, validateGroupDraft, type DirectoryEntry } from '@campus/protocol';
+import { CHAT, CHAT_MSG, hasFullAccess, validateGroupDraft, type DirectoryEntry } from '@campus/protocol';
 import { Icon } from '../../components/Icon';
 import { failureText } from '../../lib/api';
 import { useApi } from '../../lib/ApiContext';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { useSignedInUser } from '../session/session-context';
 import { useSync } from '../sync/sync-context';
+import { AccessRefusalLink } from '../upload/AccessRefusalLink';
+import { VerificationNotice } from '../upload/VerificationNotice';
 import '../talk/modal.css';
 import { createGroup, storeCreatedGroup } from './create-group-api';
 import { MemberPicker } from './MemberPicker';
@@ -49,6 +51,17 @@ export function CreateGroupPage() {
     }
   };
 
+  // The access policy: creating a group waits for a verified student ID (and the picker is not needed).
+  if (!hasFullAccess(self))
+    return (
+      <section className="page page--narrow" aria-labelledby="page-title">
+        <h1 className="page__title page__header" id="page-title">
+          Create Group
+        </h1>
+        <VerificationNotice />
+      </section>
+    );
+
   return (
     <section className="page page--narrow" aria-labelledby="page-title">
       <Link to="/talk" className="button button--ghost button--small create-group__back">
@@ -79,6 +92,7 @@ export function CreateGroupPage() {
         {error ? (
           <p className="form-message form-message--error" role="alert">
             {error}
+            <AccessRefusalLink text={error} />
           </p>
         ) : null}
         <button type="submit" className="button button--primary button--block" disabled={busy}>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { CHAT, CHAT_MSG, type Group } from '@campus/protocol';
+import { CHAT, CHAT_MSG, hasFullAccess, type Group } from '@campus/protocol';
 import { writeGroupMessage } from '@campus/sync';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Composer } from '../chat/Composer';
@@ -12,7 +12,10 @@ import { useInlineErrors } from '../chat/useInlineErrors';
 import { useDocumentVisible } from '../chat/useMarkRead';
 import { useTypingSignal } from '../chat/useTypingSignal';
 import { useNotConnected } from '../offline/useNotConnected';
+import { useSignedInUser } from '../session/session-context';
 import { useSync } from '../sync/sync-context';
+import { AccessRefusalLink } from '../upload/AccessRefusalLink';
+import { VerificationNotice } from '../upload/VerificationNotice';
 import { GroupHeader } from './GroupHeader';
 import { GroupMessageItem } from './GroupMessageItem';
 import { GroupNotesDrawer } from './GroupNotesDrawer';
@@ -42,6 +45,7 @@ export function GroupChat({ group }: { group: Group }) {
   const typing = useTypingSignal({ groupId });
   const inline = useInlineErrors((frame) => frame.context === 'group' && frame.groupId === groupId);
   const notConnected = useNotConnected();
+  const full = hasFullAccess(useSignedInUser());
   const uploads = useAttachmentUploads(`/api/groups/${encodeURIComponent(groupId)}/attachments`);
 
   const [notesOpen, setNotesOpen] = useState(false);
@@ -95,16 +99,22 @@ export function GroupChat({ group }: { group: Group }) {
           text ? (
             <p key={index} className="chat__error" role="alert">
               {text}
+              <AccessRefusalLink text={text} />
             </p>
           ) : null,
       )}
-      <Composer
-        maxHeight={CHAT.composerMaxHeightGroup}
-        placeholder={`Message ${group.name}`}
-        onSend={send}
-        onKeystroke={typing.keystroke}
-        onAttach={(file) => void uploads.start(file)}
-      />
+      {/* The access policy: writing in a group is taking part. */}
+      {full ? (
+        <Composer
+          maxHeight={CHAT.composerMaxHeightGroup}
+          placeholder={`Message ${group.name}`}
+          onSend={send}
+          onKeystroke={typing.keystroke}
+          onAttach={(file) => void uploads.start(file)}
+        />
+      ) : (
+        <VerificationNotice />
+      )}
       {notesOpen ? <GroupNotesDrawer id={notesId} groupId={groupId} onClose={closeNotes} /> : null}
     </section>
   );

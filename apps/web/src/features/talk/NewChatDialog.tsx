@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { CHAT_MSG } from '@campus/protocol';
+import { CHAT_MSG, hasFullAccess } from '@campus/protocol';
 import { Avatar } from '../../components/Avatar';
 import { useSignedInUser } from '../session/session-context';
+import { VerificationNotice } from '../upload/VerificationNotice';
 import { Dialog } from '../../components/Dialog';
 import './modal.css';
 import { fullName } from './users-api';
@@ -13,6 +14,18 @@ const ERROR_TEXTS = { http: CHAT_MSG.usersForChatFailed, other: CHAT_MSG.usersLi
 
 /** New chat: search the student directory and open a direct chat with the one chosen. */
 export function NewChatDialog({ onClose }: { onClose(): void }) {
+  const self = useSignedInUser();
+  // The access policy: starting a chat waits for a verified student ID.
+  if (!hasFullAccess(self))
+    return (
+      <Dialog title="New chat" onClose={onClose} size="narrow">
+        <VerificationNotice />
+      </Dialog>
+    );
+  return <DirectorySearchDialog onClose={onClose} />;
+}
+
+function DirectorySearchDialog({ onClose }: { onClose(): void }) {
   const self = useSignedInUser();
   const navigate = useNavigate();
   const inputId = useId();
