@@ -7,7 +7,7 @@ import { createUrlSigner } from './url-signer';
 
 export type { Storage, StoredFile } from './storage';
 export type { SignatureCheck } from './url-signer';
-export { newFileKey } from './storage';
+export { newFileKey, newDocumentKey, DOCUMENT_KEY_PATTERN } from './storage';
 export { LocalStorage } from './local-storage';
 
 /** The storage driver for this installation. Only the local disk driver exists so far (STORAGE=local). */

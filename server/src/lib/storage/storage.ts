@@ -29,3 +29,13 @@ export interface Storage {
 export function newFileKey(): string {
   return randomBytes(16).toString('hex');
 }
+
+/**
+ * A student-ID document's key (issue 11): `documents/<user id>/<32 hex>`, tied to its owner and never a name
+ * the student chose. Such files are private: served only through the verification module's signed route.
+ */
+export const DOCUMENT_KEY_PATTERN = /^documents\/[0-9a-f-]{36}\/[0-9a-f]{32}$/;
+
+export function newDocumentKey(userId: string): string {
+  return `documents/${userId}/${randomBytes(16).toString('hex')}`;
+}

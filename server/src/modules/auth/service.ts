@@ -1,10 +1,12 @@
 import { MSG, SERVER_MSG, type AuthResponse, type User } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { HttpError } from '../../lib/http-error';
+import { selfUser } from '../../lib/auth/access';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/auth/password';
 import { createSession, invalidateUserSessions } from '../../lib/auth/sessions';
 import { resetCodeMail, signupAttemptMail, signupCodeMail } from '../../lib/mail/templates';
-import { findUserByEmail, insertUser, setPasswordHash, setUserRole, toUser, touchLastActive } from '../users';
+import { findUserByEmail, insertUser, setPasswordHash, setUserRole, touchLastActive } from '../users';
+import { academicDomainOf } from '../verification';
 import { assertResendAllowed, checkCode, issueCode, refuseAsWrongCode } from './codes';
 import { deleteCode } from './codes-repo';
 
@@ -52,6 +54,8 @@ export async function verifySignup(
   input: { email: string; otpCode: string },
 ): Promise<AuthResponse> {
   const row = await checkCode(deps, 'signup', input.email, input.otpCode);
+  // Looked up before the account's transaction (it may load the college catalog once).
+  const academicDomain = await academicDomainOf(deps.transactor, input.email, deps.log);
   const now = deps.now();
   const created = await deps.db.transaction().execute(async (trx) => {
     // A taken address (its code was never mailed, so only a guess gets here): no second account.
@@ -66,12 +70,13 @@ export async function verifySignup(
         lastName: pending.lastName,
         phoneNumber: pending.phoneNumber,
         role: deps.config.adminEmails.has(input.email) ? 'admin' : 'user',
+        academicDomain,
       },
       now,
     );
     await deleteCode(trx, 'signup', input.email);
     const { token } = await createSession(trx, user.id, now);
-    return { token, user: toUser(user) };
+    return { token, user: selfUser(user, deps.config.verificationPolicy) };
   });
   // Answered as a wrong code, so even a lucky guess learns nothing about the address.
   if (!created) return refuseAsWrongCode(deps, 'signup', input.email);
@@ -94,11 +99,12 @@ export async function login(deps: AppDeps, input: { email: string; password: str
   if (deps.config.adminEmails.has(row.email) && row.role !== 'admin') {
     await setUserRole(deps.db, row.id, 'admin');
     row.role = 'admin';
+    if (row.document_status !== 'verified') row.document_status = 'not_required';
   }
   await touchLastActive(deps.db, row.id, now);
   row.last_active_at = new Date(now).toISOString();
   const { token } = await createSession(deps.db, row.id, now);
-  const user: User = toUser(row);
+  const user: User = selfUser(row, deps.config.verificationPolicy);
   // A rejected student still gets a session, so the upload-again button can reach the upload page.
   if (user.documentStatus === 'rejected')
     return { kind: 'rejected', body: { error: MSG.documentRejected, token, user } };
