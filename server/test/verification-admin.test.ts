@@ -139,6 +139,14 @@ describe('the document URL', () => {
     expect(file.headers.get('x-content-type-options')).toBe('nosniff');
     expect(file.headers.get('cache-control')).toContain('no-store');
     expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(PDF_BYTES))).toBe(true);
+    // The admin's viewer frames it (the browser's PDF viewer); every other response still refuses frames.
+    expect(file.headers.get('content-security-policy')).toContain(
+      "frame-ancestors 'self' app://campus-talk",
+    );
+    expect(file.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    const other = await fetch(`${server.url}/healthz`);
+    expect(other.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(other.headers.get('x-frame-options')).toBe('DENY');
 
     const bare = url.split('?')[0]!;
     expect((await fetch(server.url + bare)).status).toBe(403);

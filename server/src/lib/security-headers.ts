@@ -1,14 +1,29 @@
 import { secureHeaders } from 'hono/secure-headers';
 import { DESKTOP_ORIGIN } from '@campus/protocol';
 import { cors } from 'hono/cors';
+import { createMiddleware } from 'hono/factory';
 
 /**
  * CSP: our own origin only, no inline scripts; images also from blob:/data: (previews, avatars);
  * connections to ourselves including the WebSocket.
  */
 export function securityHeaders(publicUrl: string) {
+  const everywhere = headersFor(publicUrl, ["'none'"]);
+  // A student's document opens inside the admin's review page (the browser's PDF viewer in a frame): only
+  // that route may be framed, and only by our own pages (web or desktop). Its URL is signed and short-lived.
+  const framedDocument = headersFor(publicUrl, ["'self'", DESKTOP_ORIGIN]);
+  return createMiddleware((c, next) =>
+    c.req.path.startsWith(FRAMEABLE_PREFIX) ? framedDocument(c, next) : everywhere(c, next),
+  );
+}
+
+/** The only path whose responses may be shown in a frame (of our own pages). */
+const FRAMEABLE_PREFIX = '/files/documents/';
+
+function headersFor(publicUrl: string, frameAncestors: string[]) {
   const wsOrigin = publicUrl.replace(/^http/, 'ws');
   return secureHeaders({
+    xFrameOptions: frameAncestors.includes("'none'") ? 'DENY' : 'SAMEORIGIN',
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'"],
@@ -19,7 +34,7 @@ export function securityHeaders(publicUrl: string) {
       fontSrc: ["'self'"],
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
-      frameAncestors: ["'none'"],
+      frameAncestors,
       formAction: ["'self'"],
       workerSrc: ["'self'"],
     },
