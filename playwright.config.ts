@@ -12,6 +12,8 @@ function chromiumPath(): string | undefined {
 
 export default defineConfig({
   testDir: 'e2e',
+  // Writes the fake camera's picture (a generated student ID) before the browsers start.
+  globalSetup: './e2e/global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

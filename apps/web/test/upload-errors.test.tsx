@@ -133,9 +133,13 @@ describe('camera', () => {
     mockServer({});
     renderPage('/upload-document', newcomer);
     fireEvent.click(screen.getByRole('button', { name: 'Take Photo' }));
+    const video = await screen.findByLabelText<HTMLVideoElement>('Camera preview');
+    await waitFor(() => expect(video.srcObject).toBe(stream));
+    // Capture waits for the frame's size: until the metadata loaded, the camera is still starting.
+    expect(screen.getByRole('button', { name: 'Capture' })).toHaveProperty('disabled', true);
+    fireEvent(video, new Event('loadedmetadata'));
     await screen.findByText('Fit the whole card in the frame, in good light.');
-    const video = screen.getByLabelText<HTMLVideoElement>('Camera preview');
-    expect(video.srcObject).toBe(stream);
+    expect(screen.getByRole('button', { name: 'Capture' })).toHaveProperty('disabled', false);
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(stop).toHaveBeenCalled();

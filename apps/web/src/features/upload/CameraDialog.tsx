@@ -45,8 +45,11 @@ export function CameraDialog({ onCapture, onClose }: { onCapture(file: File): vo
           opened.getTracks().forEach((track) => track.stop());
           return;
         }
-        if (video.current) video.current.srcObject = opened;
-        setState('live');
+        const element = video.current;
+        if (!element) return;
+        // Capture needs the frame's size, known once the metadata loaded: until then it stays 'starting'.
+        element.addEventListener('loadedmetadata', () => live && setState('live'), { once: true });
+        element.srcObject = opened;
       },
       () => live && setState('error'),
     );

@@ -1,0 +1,10 @@
+import path from 'node:path';
+import { idCardCamera } from './id-card';
+
+/** The fake camera's picture: the student ID of the camera test's student, written before browsers start. */
+export const FAKE_CAMERA_FILE = path.resolve('test-results/fake-camera.y4m');
+export const CAMERA_STUDENT = 'Kiran';
+
+export default async function globalSetup(): Promise<void> {
+  await idCardCamera(CAMERA_STUDENT, FAKE_CAMERA_FILE);
+}
