@@ -140,9 +140,7 @@ describe('the document URL', () => {
     expect(file.headers.get('cache-control')).toContain('no-store');
     expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(PDF_BYTES))).toBe(true);
     // The admin's viewer frames it (the browser's PDF viewer); every other response still refuses frames.
-    expect(file.headers.get('content-security-policy')).toContain(
-      "frame-ancestors 'self' app://campus-talk",
-    );
+    expect(file.headers.get('content-security-policy')).toContain("frame-ancestors 'self' app://campus-talk");
     expect(file.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     const other = await fetch(`${server.url}/healthz`);
     expect(other.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
@@ -171,6 +169,36 @@ describe('the document URL', () => {
 });
 
 describe('decisions', () => {
+  it('decide the document the admin saw: a document replaced meanwhile is not verified unseen (409)', async () => {
+    const ria = await pendingStudent('Ria');
+    const seen = (await list()).users.find((u) => u.user.id === ria.id)?.document?.id;
+    expect(seen).toBeTruthy();
+    await uploadDocument(server, ria.token, PDF_BYTES, 'application/pdf', { manual: true });
+    const current = rows<{ current_document_id: string }>(
+      server,
+      'SELECT current_document_id FROM users WHERE id = ?',
+      ria.id,
+    )[0]!.current_document_id;
+    expect(current).not.toBe(seen);
+    for (const action of ['verify', 'reject'] as const) {
+      expect(
+        await decide(server, admin.token, ria.id, { action, reason: 'Blurred.', documentId: seen }),
+      ).toMatchObject({ status: 409, body: { error: ADMIN_MSG.documentReplaced } });
+    }
+    expect((await decide(server, admin.token, ria.id, { action: 'verify', documentId: null })).status).toBe(
+      400,
+    );
+    const res = await decide(server, admin.token, ria.id, { action: 'verify', documentId: current });
+    expect(res.status).toBe(200);
+    expect(
+      rows<{ document_id: string }>(
+        server,
+        `SELECT document_id FROM document_decisions WHERE user_id = ? AND action = 'verify'`,
+        ria.id,
+      ),
+    ).toEqual([{ document_id: current }]);
+  });
+
   it('verifies only from pending, tells every device and notifies the student', async () => {
     const lea = await pendingStudent('Lea');
     const device = await WsClient.connect(server, lea);

@@ -70,8 +70,23 @@ export const PDF_BYTES = new TextEncoder().encode(
   '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
 );
 
+/**
+ * An admin's decision. A verify or reject names the document the admin looked at: the student's current one
+ * unless the test passes `documentId` itself (or `null` to leave it out).
+ */
 export function decide(server: TestServer, token: string, userId: string, body: Record<string, unknown>) {
-  return server.call('PATCH', `/api/upload/admin/documents/${userId}`, body, token);
+  const current = row<{ current_document_id: string | null } | undefined>(
+    server,
+    'SELECT current_document_id FROM users WHERE id = ?',
+    userId,
+  )?.current_document_id;
+  const named =
+    body.action === 'exempt' || 'documentId' in body
+      ? body.documentId === null
+        ? Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'documentId'))
+        : body
+      : { ...body, documentId: current ?? 'none' };
+  return server.call('PATCH', `/api/upload/admin/documents/${userId}`, named, token);
 }
 
 export function row<T>(server: TestServer, query: string, ...params: unknown[]): T {

@@ -17,6 +17,7 @@ import { WsClient } from './support/ws-client';
 import {
   PDF_BYTES,
   createAccount,
+  decide,
   put,
   row,
   rows,
@@ -322,11 +323,13 @@ describe('sign → PUT → submit', () => {
     expect(row(server, 'SELECT current_document_id FROM users WHERE id = ?', gus.id)).toEqual({
       current_document_id: docs[1]!.id,
     });
-    // The superseded submission is history now: submitting it again is refused; its file stays for the admin.
+    // The superseded submission is history now: submitting it again is refused. No admin decided it, so its
+    // file goes: a pending student re-submitting cannot pile up files.
     expect((await submit(server, gus.token, { bucket: 'local', key: first.key, manual: true })).status).toBe(
       400,
     );
-    expect(fs.existsSync(path.join(server.dataDir, 'uploads', ...first.key.split('/')))).toBe(true);
+    expect(fs.existsSync(path.join(server.dataDir, 'uploads', ...first.key.split('/')))).toBe(false);
+    expect(fs.existsSync(path.join(server.dataDir, 'uploads', ...second.key.split('/')))).toBe(true);
     expect(rows(server, `SELECT action FROM document_decisions WHERE user_id = ?`, gus.id)).toHaveLength(2);
   });
 
@@ -357,6 +360,59 @@ describe('sign → PUT → submit', () => {
     const ivy = await createAccount(server, 'Ivy');
     for (let i = 0; i < 20; i++) expect((await sign(server, ivy.token, 'image/png')).status).toBe(200);
     expect((await sign(server, ivy.token, 'image/png')).status).toBe(429);
+  });
+
+  it("keeps a rejected document's file (the history's evidence) when the student uploads again", async () => {
+    const kai = await createAccount(server, 'Kai');
+    const first = await uploadDocument(server, kai.token, PDF_BYTES, 'application/pdf', { manual: true });
+    const reviewer = await createAccount(server, 'Rev', 'admin');
+    server.deps.sqlite
+      .prepare(`UPDATE users SET document_status = 'not_required' WHERE id = ?`)
+      .run(reviewer.id);
+    expect(
+      (await decide(server, reviewer.token, kai.id, { action: 'reject', reason: 'Cut off.' })).status,
+    ).toBe(200);
+    await uploadDocument(server, kai.token, PDF_BYTES, 'application/pdf', { manual: true });
+    expect(fs.existsSync(path.join(server.dataDir, 'uploads', ...first.key.split('/')))).toBe(true);
+  });
+
+  it("sweeps anyone's abandoned uploads, never a file submitted while the sweep ran", async () => {
+    const lu = await createAccount(server, 'Lu');
+    const mo = await createAccount(server, 'Mo');
+    const abandoned = signed(await sign(server, lu.token, 'application/pdf'));
+    expect((await put(server, abandoned.url, PDF_BYTES, 'application/pdf')).status).toBe(200);
+    const late = signed(await sign(server, mo.token, 'application/pdf'));
+    expect((await put(server, late.url, PDF_BYTES, 'application/pdf')).status).toBe(200);
+    clock.advance(2 * 60 * 60_000);
+    const fileOf = (key: string) => path.join(server.dataDir, 'uploads', ...key.split('/'));
+
+    // Mo submits while the sweep (run by Lu's next sign) is between reading the stale list and dropping.
+    const transactor = server.deps.transactor;
+    const commit = transactor.commit.bind(transactor);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let gated = false;
+    transactor.commit = (async (work: Parameters<typeof commit>[0]) => {
+      if (!gated) {
+        gated = true;
+        await gate;
+      }
+      return commit(work);
+    }) as typeof transactor.commit;
+    try {
+      const sweeping = sign(server, lu.token, 'application/pdf');
+      await expect.poll(() => gated).toBe(true);
+      expect((await submit(server, mo.token, { bucket: 'local', key: late.key, manual: true })).status).toBe(
+        200,
+      );
+      release();
+      expect((await sweeping).status).toBe(200);
+    } finally {
+      transactor.commit = commit;
+    }
+    expect(fs.existsSync(fileOf(late.key))).toBe(true);
+    expect(fs.existsSync(fileOf(abandoned.key))).toBe(false);
+    expect(row(server, 'SELECT * FROM upload_intents WHERE storage_key = ?', abandoned.key)).toBeUndefined();
   });
 
   it('sweeps abandoned uploads and their files when the user signs again', async () => {

@@ -121,7 +121,10 @@ describe('admin documents: decisions', () => {
     expect(screen.queryByRole('article', { name: 'Nia Putri' })).toBeNull();
     expect(tab(/^Pending/).textContent).toBe('Pending (1)');
     expect(tab(/^Verified/).textContent).toBe('Verified (6)');
-    expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({ action: 'verify' });
+    expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({
+      action: 'verify',
+      documentId: 'doc-u-nia',
+    });
   });
 
   it('rejects only with a reason, in an accessible dialog, then loads the queue again', async () => {
@@ -154,6 +157,7 @@ describe('admin documents: decisions', () => {
     expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({
       action: 'reject',
       reason: 'The photo is blurred.',
+      documentId: expect.stringMatching(/^doc-/),
     });
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Nia Putri' })).toBeNull());
     expect(loads).toBe(2);

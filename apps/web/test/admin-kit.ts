@@ -35,6 +35,7 @@ export function item(
     },
     academicEmail: { domain: 'ui.ac.id', college: 'Universitas Indonesia' },
     document: {
+      id: `doc-${id}`,
       contentType: 'image/jpeg',
       size: 120_000,
       submittedAt: '2026-01-02T10:00:00.000Z',

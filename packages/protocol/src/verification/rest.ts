@@ -106,6 +106,8 @@ export const adminDocumentItemSchema = z.object({
   academicEmail: z.object({ domain: z.string(), college: z.string().nullable() }).nullable(),
   document: z
     .object({
+      /** The submission shown: a verify or reject names it, so a replaced document is never decided unseen. */
+      id: z.string(),
       contentType: z.string(),
       size: z.number().int(),
       submittedAt: z.string(),
@@ -140,6 +142,8 @@ export const adminDocumentUrlResponseSchema = z.object({
 export const documentDecisionSchema = z
   .object({
     action: z.enum(['verify', 'reject', 'exempt']),
+    /** The document the admin looked at (the item's `document.id`); needed to verify or reject. */
+    documentId: z.string().max(64).optional(),
     reason: z
       .string()
       .transform((s) => s.trim())
@@ -149,6 +153,10 @@ export const documentDecisionSchema = z
   .refine((d) => d.action !== 'reject' || (d.reason?.length ?? 0) > 0, {
     message: ADMIN_MSG.reasonRequired,
     path: ['reason'],
+  })
+  .refine((d) => d.action === 'exempt' || !!d.documentId, {
+    message: ADMIN_MSG.documentRequired,
+    path: ['documentId'],
   });
 export type DocumentDecision = z.infer<typeof documentDecisionSchema>;
 

@@ -40,10 +40,14 @@ export async function decideDocument(
       if (from === 'not_required') return false;
     } else if (from !== 'pending_verification') {
       throw new HttpError(409, ADMIN_MSG.notPending);
+    } else if (decision.documentId !== row.current_document_id) {
+      // The student replaced the document after the admin opened it: decide the new one, not this one.
+      throw new HttpError(409, ADMIN_MSG.documentReplaced);
     }
     const reason = decision.reason ? decision.reason : null;
+    const documentId = decision.action === 'exempt' ? undefined : (decision.documentId ?? undefined);
     // The student sees the reason of a rejection only; any other decision clears the last one.
-    if (!(await setDecided(tx, userId, from, to, decision.action === 'reject' ? reason : null)))
+    if (!(await setDecided(tx, userId, from, to, decision.action === 'reject' ? reason : null, documentId)))
       throw new HttpError(409, ADMIN_MSG.notPending);
     await insertDecision(tx, {
       id: randomUUID(),

@@ -33,6 +33,7 @@ const UNREADABLE_CHECK: ServerCheck = { verdict: 'error', problems: [], recogniz
 
 export function toDocument(row: DocumentRow): NonNullable<AdminDocumentItem['document']> {
   return {
+    id: row.id,
     contentType: row.content_type,
     size: row.size,
     submittedAt: row.submitted_at,

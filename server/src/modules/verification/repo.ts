@@ -25,15 +25,16 @@ const q = {
     'UPDATE upload_intents SET uploaded_size = NULL WHERE storage_key = ? AND uploaded_size = -1',
   ),
   markUploaded: sql('UPDATE upload_intents SET uploaded_size = ?, content_type = ? WHERE storage_key = ?'),
-  /** Parameters: user, epoch ms (upload_intents_user_idx). */
+  /** Anyone's abandoned intents, oldest first, a bounded batch (upload_intents_expiry_idx). */
   staleIntents: sql<IntentRow>(
-    `SELECT ${INTENT_COLUMNS} FROM upload_intents WHERE user_id = ? AND expires_at < ?`,
+    `SELECT ${INTENT_COLUMNS} FROM upload_intents WHERE expires_at < ? ORDER BY expires_at LIMIT 50`,
   ),
+  /** Claims a stale intent for sweeping: only while it is still there (not submitted meanwhile). */
+  dropStaleIntent: sql('DELETE FROM upload_intents WHERE storage_key = ? AND expires_at < ?'),
   /** A submitted intent is consumed; an uploaded one only (a claim in progress stays). */
   consumeIntent: sql(
     'DELETE FROM upload_intents WHERE storage_key = ? AND user_id = ? AND uploaded_size >= 0',
   ),
-  deleteIntent: sql('DELETE FROM upload_intents WHERE storage_key = ?'),
 
   documentByKey: sql<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE storage_key = ?`),
   documentById: sql<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?`),
@@ -46,6 +47,18 @@ const q = {
   /** Parameters: new status, reason, user id, expected status: check-and-set, so racing admins decide once. */
   setDecided: sql(
     'UPDATE users SET document_status = ?, rejection_reason = ? WHERE id = ? AND document_status = ?',
+  ),
+  /**
+   * The same for a verify or reject, which also names the document decided (parameters as above, then the
+   * document id): a student replacing the document meanwhile makes it change nothing.
+   */
+  setDocumentDecided: sql(
+    `UPDATE users SET document_status = ?, rejection_reason = ?
+       WHERE id = ? AND document_status = ? AND current_document_id = ?`,
+  ),
+  /** Whether an admin verified or rejected this document (document_decisions_user_idx is per user). */
+  wasDecided: sql<{ one: number }>(
+    `SELECT 1 AS one FROM document_decisions WHERE document_id = ? AND action IN ('verify', 'reject') LIMIT 1`,
   ),
   lastDecisionAt: sql<{ created_at: string }>(
     'SELECT created_at FROM document_decisions WHERE user_id = ? ORDER BY created_at DESC LIMIT 1',
@@ -63,6 +76,8 @@ export const intentOf = (tx: ReadTx, key: string) => tx.first(q.intent, key);
 export const documentByKey = (tx: ReadTx, key: string) => tx.first(q.documentByKey, key);
 export const documentById = (tx: ReadTx, id: string) => tx.first(q.documentById, id);
 export const statusCounts = (tx: ReadTx) => tx.all(q.counts);
+export const wasDecided = async (tx: ReadTx, documentId: string) =>
+  (await tx.first(q.wasDecided, documentId)) !== undefined;
 
 export async function insertIntent(
   tx: Tx,
@@ -75,9 +90,9 @@ export const claimIntent = async (tx: Tx, key: string) => (await tx.run(q.claimI
 export const releaseIntent = (tx: Tx, key: string) => tx.run(q.releaseIntent, key);
 export const markUploaded = (tx: Tx, key: string, size: number, contentType: string) =>
   tx.run(q.markUploaded, size, contentType, key);
-export const staleIntents = (tx: ReadTx, userId: string, before: number) =>
-  tx.all(q.staleIntents, userId, before);
-export const deleteIntent = (tx: Tx, key: string) => tx.run(q.deleteIntent, key);
+export const staleIntents = (tx: ReadTx, before: number) => tx.all(q.staleIntents, before);
+export const dropStaleIntent = async (tx: Tx, key: string, before: number) =>
+  (await tx.run(q.dropStaleIntent, key, before)) === 1;
 export const consumeIntent = async (tx: Tx, key: string, userId: string) =>
   (await tx.run(q.consumeIntent, key, userId)) === 1;
 
@@ -105,7 +120,12 @@ export const setDecided = async (
   from: string,
   to: string,
   rejectionReason: string | null,
-) => (await tx.run(q.setDecided, to, rejectionReason, userId, from)) === 1;
+  /** For a verify or reject: the document the admin decided, which must still be the current one. */
+  documentId?: string,
+) =>
+  (documentId === undefined
+    ? await tx.run(q.setDecided, to, rejectionReason, userId, from)
+    : await tx.run(q.setDocumentDecided, to, rejectionReason, userId, from, documentId)) === 1;
 
 export interface NewDecision {
   id: string;

@@ -20,8 +20,9 @@ import type { Tx } from '../../realtime/transaction';
 import { toUser, type UserRow } from '../users';
 import {
   consumeIntent,
-  deleteIntent,
+  documentById,
   documentByKey,
+  dropStaleIntent,
   insertDecision,
   insertDocument,
   insertIntent,
@@ -29,6 +30,7 @@ import {
   setSubmitted,
   staleIntents,
   userRow,
+  wasDecided,
 } from './repo';
 import { serverCheck } from './server-check';
 import { mediaType, type DocumentUploadTarget } from './upload-target';
@@ -53,17 +55,40 @@ function assertMayUpload(row: UserRow): void {
   if (!canUploadDocument(statusOf(row))) throw new HttpError(409, UPLOAD_MSG.alreadyVerified);
 }
 
-/** Drops the user's intents abandoned long ago, and their files (never a submitted document's). */
-async function sweepStaleIntents(deps: AppDeps, userId: string): Promise<void> {
-  const stale = await deps.transactor.read((tx) => staleIntents(tx, userId, deps.now() - INTENT_GRACE_MS));
+/**
+ * Drops intents abandoned long ago, anyone's (a student who never signs again, or was verified with an
+ * upload in flight, leaves theirs too), a bounded batch per sign, and their files. The intent row goes first,
+ * in its own commit, and only if it is still there: a submission of the same key meanwhile consumed it, and
+ * then the file is a document's and stays.
+ */
+async function sweepStaleIntents(deps: AppDeps): Promise<void> {
+  const before = deps.now() - INTENT_GRACE_MS;
+  const stale = await deps.transactor.read((tx) => staleIntents(tx, before));
   try {
     for (const intent of stale) {
-      await deps.storage.delete(intent.storage_key);
-      await deps.transactor.commit((tx) => deleteIntent(tx, intent.storage_key));
+      const claimed = await deps.transactor.commit((tx) => dropStaleIntent(tx, intent.storage_key, before));
+      if (claimed && intent.uploaded_size !== null) await deps.storage.delete(intent.storage_key);
     }
   } catch (error) {
-    // Housekeeping: a file that cannot be removed now is tried again at the next sign.
-    deps.log.error({ err: error, userId }, 'sweeping abandoned document uploads failed');
+    // Housekeeping: a file that cannot be removed now stays (its intent is gone); logged for the operator.
+    deps.log.error({ err: error }, 'sweeping abandoned document uploads failed');
+  }
+}
+
+/**
+ * A document replaced before any admin decided it is never shown again: its file goes (the history keeps
+ * the record). Files of decided documents stay, so the history's evidence is there; a student can only add
+ * one undecided file at a time.
+ */
+async function dropReplacedFile(deps: AppDeps, replaced: string | null): Promise<void> {
+  if (!replaced) return;
+  const doc = await deps.transactor.read((tx) => documentById(tx, replaced));
+  const decided = doc && (await deps.transactor.read((tx) => wasDecided(tx, replaced)));
+  if (!doc || decided) return;
+  try {
+    await deps.storage.delete(doc.storage_key);
+  } catch (error) {
+    deps.log.error({ err: error }, 'removing a replaced document failed');
   }
 }
 
@@ -81,7 +106,7 @@ export async function signUpload(
   const contentType = mediaType(body.contentType);
   if (!isDocumentType(contentType)) throw new HttpError(400, UPLOAD_MSG.fileType);
   assertMayUpload(await freshUser(deps, userId));
-  await sweepStaleIntents(deps, userId);
+  await sweepStaleIntents(deps);
   const key = newDocumentKey(userId);
   const expiresAt = deps.now() + UPLOAD.signedUrlTtlSeconds * 1000;
   await deps.transactor.commit((tx) => insertIntent(tx, { key, userId, contentType, expiresAt }));
@@ -104,7 +129,7 @@ const pending = (): DocumentSubmitResponse => ({ ok: true, documentStatus: 'pend
  * otherwise, whoever's it is) and its file stored; the server reads the document itself (server-check.ts,
  * before the write), then in one commit records the submission and its history entry, moves the student to
  * pending_verification and tells their devices (`me_updated`). Submitting the same key again answers the
- * same without a second record. Earlier submissions' files are kept: they are the history the admin sees.
+ * same without a second record. A replaced document no admin decided loses its file (dropReplacedFile).
  */
 export async function submitDocument(
   deps: AppDeps,
@@ -140,7 +165,8 @@ export async function submitDocument(
     firstName: user.first_name,
   });
 
-  return deps.transactor.commit(async (tx) => {
+  let replaced: string | null = null;
+  const answer = await deps.transactor.commit(async (tx) => {
     // A submission of the same key that committed meanwhile: the same answer, one record.
     if (!(await consumeIntent(tx, key, userId))) {
       const doc = await documentByKey(tx, key);
@@ -150,6 +176,7 @@ export async function submitDocument(
     }
     const before = await userRow(tx, userId);
     if (!before) throw new HttpError(401, SERVER_MSG.unauthorized);
+    if (before.document_status === 'pending_verification') replaced = before.current_document_id;
     const documentId = randomUUID();
     const at = new Date(tx.now).toISOString();
     await insertDocument(tx, {
@@ -179,6 +206,8 @@ export async function submitDocument(
     await emitMe(tx, deps, userId);
     return pending();
   });
+  await dropReplacedFile(deps, replaced);
+  return answer;
 }
 
 /** The same key submitted again: fine while it is the document under review, stale otherwise. */

@@ -116,7 +116,7 @@ export function DocumentReviewItem({ item, onDecided, onStale }: Props) {
           type="button"
           className="button button--primary"
           disabled={!pending || busy}
-          onClick={() => void run({ action: 'verify' })}
+          onClick={() => void run({ action: 'verify', documentId: document?.id })}
         >
           Verify
         </button>
@@ -157,7 +157,7 @@ export function DocumentReviewItem({ item, onDecided, onStale }: Props) {
           busy={busy}
           error={error}
           onCancel={() => setDialog(null)}
-          onReject={(reason) => void run({ action: 'reject', reason })}
+          onReject={(reason) => void run({ action: 'reject', reason, documentId: document?.id })}
         />
       ) : null}
       {dialog === 'exempt' ? (
