@@ -17,6 +17,8 @@ export const UPLOAD_MSG = {
   tokenMissing: 'Authentication token not found. Please log in again.',
   /** Text-recognition failures start with this (section 8). */
   ocrFailedPrefix: 'Failed to process image with OCR service...',
+  /** The text-recognition call's answer to a PDF (422): it is not read, the document goes to an admin. */
+  pdfManual: 'PDF documents go to manual review.',
   camera: 'Unable to access camera. Please check permissions or try uploading a file instead.',
   manualMode:
     'We could not verify your ID automatically. Submit it for manual review: it takes 1 to 2 business days.',
@@ -43,6 +45,8 @@ export const ACCESS_MSG = {
 export const ADMIN_MSG = {
   noDocument: 'No document',
   notPending: 'Only documents waiting for verification can be verified or rejected.',
+  documentRequired: 'Open the document before deciding.',
+  documentReplaced: 'The student uploaded a new document meanwhile. Please review it again.',
   reasonRequired: 'Please give the student a reason for the rejection.',
   reasonTooLong: 'The reason must be at most 500 characters.',
   userNotFound: 'User not found',
