@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLLEGE_MSG, PROFILE_MSG, SERVER_MSG, type CollegeOption, type User } from '@campus/protocol';
 import { listManualColleges } from '../src/modules/colleges';
-import { PROFILE_SAVE_RATE } from '../src/modules/profile';
+import { PROFILE_SAVE_RATE, MANUAL_COLLEGE_RATE } from '../src/modules/profile';
 import { addStudent, type Student } from './chat-rest-helpers';
 import { getFile, startCollegesServer } from './colleges-helpers';
 
@@ -155,5 +155,14 @@ describe('PUT /api/users/profile', () => {
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBeTruthy();
     expect((await put({ bio: 'still fine' }, other.token)).status).toBe(200);
+  });
+
+  it("adds at most a few manual colleges a day per student (each lands in the admins' list)", async () => {
+    const typist = await addStudent(ctx.server, 'Typist', 'Tee');
+    for (let i = 0; i < MANUAL_COLLEGE_RATE.limit; i++)
+      expect((await put({ college: `Typed College ${i}` }, typist.token)).status).toBe(200);
+    expect((await put({ college: 'Typed College again' }, typist.token)).status).toBe(429);
+    // Picking from the catalog is not limited by it.
+    expect((await put({ college: mit }, typist.token)).status).toBe(200);
   });
 });

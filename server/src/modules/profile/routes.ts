@@ -9,7 +9,7 @@ import { RateLimiter } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
 import { AVATAR_ROUTE, avatarKey, avatarUrl, processPicture } from './picture';
 import { pictureUrlOf, setPictureUrl, userById } from './repo';
-import { updateProfile } from './service';
+import { manualCollegeOf, updateProfile } from './service';
 import { userRefsOf } from '../users';
 import { emitMeUpdated, emitUserUpdated } from './sync';
 
@@ -18,6 +18,8 @@ const HOUR = 60 * 60_000;
 export const PROFILE_SAVE_RATE = { limit: 30, windowMs: HOUR };
 /** Picture uploads and removals per user: each one decodes and re-encodes an image. */
 export const PROFILE_PICTURE_RATE = { limit: 10, windowMs: HOUR };
+/** Colleges typed in by hand per user: each adds a row to the list admins review. */
+export const MANUAL_COLLEGE_RATE = { limit: 5, windowMs: 24 * HOUR };
 
 /** The picture upload is exempt from the 64 KB JSON limit of /api/* (app.ts); it has its own below. */
 export const PROFILE_PICTURE_PATH = /^\/api\/users\/profile\/picture\/?$/;
@@ -65,6 +67,7 @@ async function readPicture(c: Context): Promise<Uint8Array> {
 export function profileRoutes(deps: AppDeps) {
   const saves = new RateLimiter(PROFILE_SAVE_RATE, deps.now);
   const pictures = new RateLimiter(PROFILE_PICTURE_RATE, deps.now);
+  const manualColleges = new RateLimiter(MANUAL_COLLEGE_RATE, deps.now);
   const notFound = () => new HttpError(404, SERVER_MSG.notFound);
   const refs = userRefsOf(deps);
   const policy = deps.config.verificationPolicy;
@@ -94,6 +97,8 @@ export function profileRoutes(deps: AppDeps) {
       const userId = c.get('user').id;
       saves.consume(userId);
       const update = await readBody(c, profileUpdateSchema);
+      // Each college typed in by hand lands in the admins' list of manual colleges: a few a day per student.
+      if (update.college && manualCollegeOf(update.college)) manualColleges.consume(userId);
       // No `user_updated`: none of the editable fields (course, bio, year, college) is on the public card;
       // `me_updated` carries the save to the user's other devices, in the same commit.
       return c.json(

@@ -20,13 +20,14 @@ import { setBio, setCollege, setCourse, setYear, userById } from './repo';
  *   sent, except that id, name, country, city and state come from the catalog, so a name cannot be forged
  *   onto a real college's id.
  */
+/** The college typed in by hand, if that is what was sent (see resolveCollege). */
+export function manualCollegeOf(sent: string | ProfileCollege): { name: string } | null {
+  if (typeof sent === 'string') return { name: sent };
+  return !sent.id || sent.id.replace(/\s+/g, ' ').trim() === sent.name ? sent : null;
+}
+
 async function resolveCollege(tx: Tx, sent: string | ProfileCollege): Promise<CollegeObject | null> {
-  const manual =
-    typeof sent === 'string'
-      ? { name: sent }
-      : !sent.id || sent.id.replace(/\s+/g, ' ').trim() === sent.name
-        ? sent
-        : null;
+  const manual = manualCollegeOf(sent);
   if (manual) {
     if (!manual.name) return null;
     const country = (typeof sent === 'string' ? undefined : sent.country) || DEFAULT_COLLEGE_COUNTRY;
