@@ -39,6 +39,19 @@ describe('command-line tools', () => {
         password: 'student-demo-123',
       });
       expect((student.body.user as { role: string }).role).toBe('user');
+      // The pending demo student's document waits in the admin's queue, viewable and decidable.
+      const token = admin.body.token as string;
+      const queue = await server.get('/api/upload/admin/documents', token);
+      const items = queue.body.users as {
+        user: { email: string; id: string };
+        document: { id: string } | null;
+      }[];
+      const priya = items.find((item) => item.user.email === 'priya@campustalk.test');
+      expect(priya?.document?.id).toBeTruthy();
+      const url = await server.get(`/api/upload/admin/document-url?userId=${priya!.user.id}`, token);
+      const file = await fetch(server.url + (url.body.url as string));
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe('image/jpeg');
     } finally {
       await server.stop();
     }

@@ -8,6 +8,7 @@ import { DEFAULT_AUTH_RATE_RULES } from '../lib/rate-limit';
 import { loadOrCreateSecret } from '../lib/secret';
 import { createStorage } from '../lib/storage';
 import { disabledPushService } from '../lib/push/sender';
+import { disabledTextRecognizer } from '../lib/ocr';
 import { createRealtimeEngine } from '../realtime/engine';
 
 /**
@@ -30,6 +31,7 @@ export function cliDeps(
     liveSockets: createLiveSockets(() => undefined),
     storage: createStorage(opened.config.dataDir, now),
     push: disabledPushService(),
+    ocr: disabledTextRecognizer(),
     log: createLogger('silent'),
     mailer: {
       async send() {

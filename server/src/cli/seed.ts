@@ -7,6 +7,7 @@ import { openMigratedDatabase } from './open-db';
 import { cliDeps } from './cli-deps';
 import { seedDemoChat } from './demo-chat';
 import { seedDemoConfessions } from './demo-confessions';
+import { seedDemoDocument } from './demo-document';
 
 /** A rejected demo account's reason where the app reads it, and the decision in its review history. */
 async function recordRejection(db: DB, userId: string, reason: string, adminEmail: string, now: number) {
@@ -44,6 +45,18 @@ try {
     if (await findUserByEmail(db, account.email)) continue;
     const row = await insertUser(db, { ...account, passwordHash: await hashPassword(password) }, Date.now());
     if (rejectionReason) await recordRejection(db, row.id, rejectionReason, adminEmail, Date.now());
+    if (account.documentStatus === 'pending_verification')
+      await seedDemoDocument(
+        db,
+        config.dataDir,
+        {
+          id: row.id,
+          name: `${account.firstName} ${account.lastName}`,
+          college: typeof account.college === 'string' ? account.college : 'Universitas Indonesia',
+          major: account.course ?? 'Ilmu Komputer',
+        },
+        Date.now() - 3 * 60 * 60_000,
+      );
     created.push(
       `  ${account.email.padEnd(24)} ${password.padEnd(18)} ${account.role}, ${account.documentStatus}`,
     );
