@@ -25,6 +25,8 @@ import { fileRoutes } from './modules/attachments/file-routes';
 import { UPLOAD_PATH } from './modules/attachments/upload';
 import { collegeRoutes } from './modules/colleges';
 import { PROFILE_PICTURE_PATH, profileRoutes } from './modules/profile';
+import { OCR_UPLOAD_PATH, ocrRoutes } from './modules/ocr';
+import { DOCUMENT_PUT_PATH, verificationRoutes } from './modules/verification';
 
 /** JSON bodies of this API are small; uploads get their own limits on their own routes. */
 const MAX_JSON_BODY = 64 * 1024;
@@ -46,16 +48,26 @@ export function createApp(deps: AppDeps, engine: RealtimeEngine, features: Featu
   });
   // Attachment uploads and the profile picture carry files: their routes apply their own limits instead.
   app.use('/api/*', (c, next) =>
-    UPLOAD_PATH.test(c.req.path) || PROFILE_PICTURE_PATH.test(c.req.path) ? next() : jsonBodyLimit(c, next),
+    UPLOAD_PATH.test(c.req.path) ||
+    PROFILE_PICTURE_PATH.test(c.req.path) ||
+    OCR_UPLOAD_PATH.test(c.req.path) ||
+    DOCUMENT_PUT_PATH.test(c.req.path)
+      ? next()
+      : jsonBodyLimit(c, next),
   );
 
   app.route('/healthz', healthRoutes(deps));
   app.route('/api/auth', authRoutes(deps));
   // Before the directory: POST /api/users/register-push-token must not fall into /api/users/:userId.
   app.route('/api', pushRoutes(deps));
+  // The student-ID upload, the admin review, /files/documents/* and the profile's college suggestion:
+  // before the profile's and the directory's middleware, which cover /api/users/*.
+  app.route('/', verificationRoutes(deps));
   // Before the directory too (its middleware covers /api/users/*); also serves /files/avatars/:userId.
   app.route('/', profileRoutes(deps));
   app.route('/api/users', directoryRoutes(deps));
+  // The spec's text-recognition service (`POST {text-recognition service}/upload`), served by this server.
+  app.route('/api/ocr', ocrRoutes(deps));
   app.route('/api/notifications', notificationRoutes(deps));
   app.route('/api/conversations', conversationRoutes(deps));
   app.route('/api/chat', chatRoutes(deps));

@@ -10,6 +10,7 @@ import type { RealtimeHub } from './realtime/hub';
 import type { Transactor } from './realtime/transaction';
 import type { Storage } from './lib/storage';
 import type { PushService } from './lib/push/sender';
+import type { TextRecognizer } from './lib/ocr/types';
 
 /** Everything a feature needs from the outside world, passed in so tests can start a real server on temp data. */
 export interface AppDeps {
@@ -30,6 +31,8 @@ export interface AppDeps {
   storage: Storage;
   /** Web push (VAPID) to users without a live connection. */
   push: PushService;
+  /** Text recognition of student-ID cards (tesseract.js pool, started on the first image). */
+  ocr: TextRecognizer;
   log: Logger;
   mailer: Mailer;
   /** Set when mail goes to the development mailbox instead of SMTP. */

@@ -23,6 +23,7 @@ import { createWebSocketServer } from './realtime/ws-route';
 import { createStorage } from './lib/storage';
 import { createPushService } from './lib/push/sender';
 import { loadOrCreateVapidKeys, vapidSubject } from './lib/push/vapid';
+import { createTextRecognizer } from './lib/ocr';
 
 export interface StartOptions {
   config?: Partial<Config>;
@@ -80,6 +81,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       // Only tests run their own push service; anywhere else an endpoint must be a browser's push service.
       allowLocalEndpoints: config.nodeEnv === 'test',
     }),
+    ocr: createTextRecognizer({ langDir: path.join(config.dataDir, 'tessdata'), log }),
     log,
     mailer,
     devMailbox,
@@ -132,6 +134,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           if ('closeAllConnections' in server) server.closeAllConnections();
         });
         mailer.close();
+        await deps.ocr.close();
         await close();
       })();
       return stopping;
