@@ -90,7 +90,11 @@ test('a new student completes the profile, uploads the ID, and is verified live 
   // Live on the student's screen: the badge changes and posting opens, without a reload.
   await page.goto('/profile');
   await expect(page.getByText('Student ID Verified')).toBeVisible();
-  await page.getByRole('link', { name: 'Confession' }).or(page.getByRole('button', { name: 'Confession' })).first().click();
+  await page
+    .getByRole('link', { name: 'Confession' })
+    .or(page.getByRole('button', { name: 'Confession' }))
+    .first()
+    .click();
   await expect(page.getByRole('button', { name: 'Post Confession' })).toBeEnabled();
   await expect(page.getByRole('note')).toHaveCount(0);
   await admin.context().close();
@@ -114,7 +118,10 @@ test('a rejected student sees the reason live and uploads again', async ({ page,
   // The student's profile shows the decision and its reason live, and leads back to the upload.
   await expect(page.getByText('Document Rejected')).toBeVisible();
   await expect(page.getByText('The photo is cut off. Please upload the whole card.')).toBeVisible();
-  await page.getByRole('button', { name: 'Re-upload Document' }).or(page.getByRole('link', { name: 'Re-upload Document' })).click();
+  await page
+    .getByRole('button', { name: 'Re-upload Document' })
+    .or(page.getByRole('link', { name: 'Re-upload Document' }))
+    .click();
   await expect(page).toHaveURL(/\/upload-document$/);
   await uploadId(page, 'Dewi', 34);
   await page.goto('/profile');
