@@ -4,6 +4,7 @@ import { UPLOAD, UPLOAD_MSG, ocrResultSchema } from '@campus/protocol';
 import type { AppDeps } from '../../deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
+import { readFileField } from '../../lib/http/multipart-file';
 import { OcrBusyError, OcrInputError, OcrTimeoutError } from '../../lib/ocr';
 import { RateLimiter } from '../../lib/rate-limit';
 import { sniffContent } from '../../lib/storage/sniff';
@@ -34,17 +35,12 @@ const uploadBodyLimit = bodyLimit({
 
 /** The multipart `file` field's bytes (the spec's call), or a 400/413. */
 async function readFile(c: Context): Promise<{ bytes: Uint8Array; name: string }> {
-  if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data'))
-    throw new HttpError(400, UPLOAD_MSG.noFile);
-  let form: Record<string, string | File>;
-  try {
-    form = await c.req.parseBody();
-  } catch {
-    throw new HttpError(400, UPLOAD_MSG.noFile);
-  }
-  const file = form.file;
-  if (!(file instanceof File) || file.size === 0) throw new HttpError(400, UPLOAD_MSG.noFile);
-  if (file.size > UPLOAD.maxBytes) throw new HttpError(413, UPLOAD_MSG.fileTooLarge);
+  const file = await readFileField(c, {
+    field: 'file',
+    maxBytes: UPLOAD.maxBytes,
+    missing: UPLOAD_MSG.noFile,
+    tooLarge: UPLOAD_MSG.fileTooLarge,
+  });
   return { bytes: new Uint8Array(await file.arrayBuffer()), name: file.name };
 }
 

@@ -6,6 +6,7 @@ import { selfUser } from '../../lib/auth/access';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
 import { RateLimiter } from '../../lib/rate-limit';
+import { readFileField } from '../../lib/http/multipart-file';
 import { readBody } from '../../lib/validate';
 import { AVATAR_ROUTE, avatarKey, avatarUrl, processPicture } from './picture';
 import { pictureUrlOf, setPictureUrl, userById } from './repo';
@@ -39,15 +40,12 @@ const pictureBodyLimit = bodyLimit({
  */
 async function readPicture(c: Context): Promise<Uint8Array> {
   if ((c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
-    let form: Record<string, string | File>;
-    try {
-      form = await c.req.parseBody();
-    } catch {
-      throw new HttpError(400, PROFILE_MSG.pictureMissing);
-    }
-    const file = form.picture;
-    if (!(file instanceof File) || file.size === 0) throw new HttpError(400, PROFILE_MSG.pictureMissing);
-    if (file.size > PROFILE.maxPictureBytes) throw new HttpError(413, PROFILE_MSG.pictureTooLarge);
+    const file = await readFileField(c, {
+      field: 'picture',
+      maxBytes: PROFILE.maxPictureBytes,
+      missing: PROFILE_MSG.pictureMissing,
+      tooLarge: PROFILE_MSG.pictureTooLarge,
+    });
     return new Uint8Array(await file.arrayBuffer());
   }
   return new Uint8Array(await c.req.arrayBuffer());

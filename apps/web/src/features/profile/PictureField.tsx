@@ -1,6 +1,7 @@
 import { useId, useRef } from 'react';
 import type { User } from '@campus/protocol';
 import { Avatar } from '../../components/Avatar';
+import { ProgressBar } from '../../components/ProgressBar';
 import { pictureProblem, readPreview, type PictureDraft } from './picture';
 
 interface Props {
@@ -22,7 +23,6 @@ export function PictureField({ user, draft, onChange, error, onError, progress, 
   const fileInput = useRef<HTMLInputElement>(null);
   const shown =
     draft.kind === 'new' ? draft.preview : draft.kind === 'remove' ? null : user.profilePictureUrl;
-  const percent = progress === null ? 0 : Math.round(progress * 100);
 
   const choose = async (file: File) => {
     const problem = pictureProblem(file);
@@ -94,19 +94,7 @@ export function PictureField({ user, draft, onChange, error, onError, progress, 
             </p>
           ) : null}
           {progress !== null ? (
-            <div className="upload-progress">
-              <div
-                className="upload-progress__bar"
-                role="progressbar"
-                aria-label="Uploading picture"
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={percent}
-              >
-                <span className="upload-progress__fill" style={{ width: `${percent}%` }} />
-              </div>
-              <span className="upload-progress__text">Uploading picture… {percent}%</span>
-            </div>
+            <ProgressBar fraction={progress} label="Uploading picture" text="Uploading picture…" />
           ) : null}
         </div>
       </div>

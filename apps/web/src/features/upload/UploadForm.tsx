@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { UPLOAD, UPLOAD_MSG } from '@campus/protocol';
+import { ProgressBar } from '../../components/ProgressBar';
 import { CameraDialog } from './CameraDialog';
 import type { ImageDecoder } from './compress';
 import { DocumentDropzone } from './DocumentDropzone';
@@ -11,25 +12,6 @@ function currentStep(state: UploadState): 1 | 2 | 3 {
   if (!state.file) return 1;
   const ready = state.manual || (state.recognized !== null && state.problems.length === 0);
   return !state.checking && ready ? 3 : 2;
-}
-
-function ProgressBar({ fraction }: { fraction: number }) {
-  const percent = Math.round(fraction * 100);
-  return (
-    <div className="upload-progress">
-      <div
-        className="upload-progress__track"
-        role="progressbar"
-        aria-label="Upload progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-      >
-        <div className="upload-progress__bar" style={{ width: `${percent}%` }} />
-      </div>
-      <span className="upload-progress__text">Uploading… {percent}%</span>
-    </div>
-  );
 }
 
 /** Choose → check → submit: the upload itself, below the page's status. */
@@ -85,7 +67,9 @@ export function UploadForm({ decode }: { decode: ImageDecoder }) {
           {state.error}
         </p>
       ) : null}
-      {state.progress !== null && !state.done ? <ProgressBar fraction={state.progress} /> : null}
+      {state.progress !== null && !state.done ? (
+        <ProgressBar fraction={state.progress} label="Upload progress" text="Uploading…" />
+      ) : null}
       {state.done ? (
         <p className="form-message form-message--success" role="status">
           {UPLOAD_MSG.submitted}
