@@ -120,6 +120,7 @@ describe('content security policy', () => {
     expect(policy).toContain("img-src 'self' blob: data: http://localhost:8787;");
     expect(policy).toContain("connect-src 'self' http://localhost:8787 ws://localhost:8787;");
     expect(policy).toContain("object-src 'none'");
+    expect(policy).toContain('frame-src http://localhost:8787/files/documents/');
     expect(policy).not.toContain('unsafe-inline');
     expect(policy).not.toContain('unsafe-eval');
   });
@@ -133,5 +134,6 @@ describe('content security policy', () => {
     const policy = buildContentSecurityPolicy("javascript:alert(1); script-src 'unsafe-inline'");
     expect(policy).not.toContain('unsafe-inline');
     expect(policy).toContain("connect-src 'self';");
+    expect(policy).toContain("frame-src 'none'");
   });
 });

@@ -71,6 +71,24 @@ describe('hardened web contents', () => {
     expect(inside.preventDefault).not.toHaveBeenCalled();
   });
 
+  it("lets a subframe show only the server's documents (the admin's PDF viewer), never the main frame", () => {
+    const contents = new FakeContents();
+    hardenWebContents(contents as unknown as WebContents, () => 'http://localhost:8787');
+    const frame = (url: string, isMainFrame: boolean) => ({ url, isMainFrame, preventDefault: vi.fn() });
+    const doc = frame('http://localhost:8787/files/documents/u1/abc?exp=1&sig=2', false);
+    contents.emit('will-frame-navigate', doc);
+    expect(doc.preventDefault).not.toHaveBeenCalled();
+    for (const blocked of [
+      frame('http://localhost:8787/files/documents/u1/abc', true),
+      frame('http://localhost:8787/api/auth/me', false),
+      frame('http://localhost:8788/files/documents/u1/abc', false),
+      frame('https://evil.example/files/documents/x', false),
+    ]) {
+      contents.emit('will-frame-navigate', blocked);
+      expect(blocked.preventDefault, blocked.url).toHaveBeenCalled();
+    }
+  });
+
   it('guards subframes and redirects too, and refuses <webview>', () => {
     const contents = harden();
     const frame = navigationEvent('file:///etc/passwd');

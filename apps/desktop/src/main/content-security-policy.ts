@@ -1,7 +1,8 @@
 /**
  * The renderer's Content-Security-Policy. It mirrors the server's policy for the web app; the difference is
  * that here the API is another origin, so the configured server (HTTP for the API and uploaded images, WS for
- * realtime) is allowed beside 'self'. No inline scripts, no eval, no plugins, no framing.
+ * realtime) is allowed beside 'self'. No inline scripts, no eval, no plugins; frames only for the server's
+ * document viewer path.
  */
 export function buildContentSecurityPolicy(serverUrl: string): string {
   const server = serverOrigins(serverUrl);
@@ -18,7 +19,8 @@ export function buildContentSecurityPolicy(serverUrl: string): string {
     'base-uri': ["'self'"],
     'form-action': ["'self'"],
     'frame-ancestors': ["'none'"],
-    'frame-src': ["'none'"],
+    // The admin's PDF viewer: a student's document from the server's signed /files/documents/ URLs only.
+    'frame-src': server.http.length ? server.http.map((origin) => `${origin}/files/documents/`) : ["'none'"],
   };
   return Object.entries(directives)
     .map(([name, sources]) => `${name} ${sources.join(' ')}`)

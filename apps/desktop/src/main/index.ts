@@ -53,7 +53,9 @@ function start(): void {
     if (route) openRoute(route);
     else if (app.isReady()) windows.open();
   });
-  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
+  app.on('web-contents-created', (_event, contents) =>
+    hardenWebContents(contents, () => settings.get().serverUrl),
+  );
 
   app.on('window-all-closed', () => {
     // macOS apps stay in the Dock without windows; activate brings one back.

@@ -11,13 +11,43 @@ function denyUnlessAllowed(event: Event, url: string): void {
   if (!isAllowedNavigation(url)) event.preventDefault();
 }
 
+/** The one server path a subframe may show: a student's document in the admin's review (a signed URL). */
+export const FRAMEABLE_SERVER_PATH = '/files/documents/';
+
+/**
+ * A subframe (never the page itself) may load a document from the configured server, for the admin's PDF
+ * viewer; the server marks only those responses frameable by this app, and its URLs are short-lived.
+ */
+export function isAllowedSubframe(url: string, serverUrl: string): boolean {
+  if (isAllowedNavigation(url)) return true;
+  let target: URL;
+  let server: URL;
+  try {
+    target = new URL(url);
+    server = new URL(serverUrl);
+  } catch {
+    return false;
+  }
+  return (
+    (server.protocol === 'http:' || server.protocol === 'https:') &&
+    target.origin === server.origin &&
+    target.pathname.startsWith(FRAMEABLE_SERVER_PATH) &&
+    !target.pathname.includes('..')
+  );
+}
+
 /**
  * Applied to every WebContents the app creates, not only the main window, so nothing created later
  * (a devtools-opened page, a future window) escapes the rules.
  */
-export function hardenWebContents(contents: WebContents): void {
+export function hardenWebContents(contents: WebContents, serverUrl: () => string = () => ''): void {
   contents.on('will-navigate', (event, url) => denyUnlessAllowed(event, url));
-  contents.on('will-frame-navigate', (event) => denyUnlessAllowed(event, event.url));
+  contents.on('will-frame-navigate', (event) => {
+    const allowed = event.isMainFrame
+      ? isAllowedNavigation(event.url)
+      : isAllowedSubframe(event.url, serverUrl());
+    if (!allowed) event.preventDefault();
+  });
   contents.on('will-redirect', (event, url) => denyUnlessAllowed(event, url));
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(handleWindowOpen);
