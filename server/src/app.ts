@@ -23,7 +23,7 @@ import { groupRoutes } from './modules/groups/routes';
 import { attachmentRoutes } from './modules/attachments/routes';
 import { fileRoutes } from './modules/attachments/file-routes';
 import { UPLOAD_PATH } from './modules/attachments/upload';
-import { collegeRoutes } from './modules/colleges';
+import { collegeAdminRoutes, collegeRoutes } from './modules/colleges';
 import { PROFILE_PICTURE_PATH, profileRoutes } from './modules/profile';
 import { OCR_UPLOAD_PATH, ocrRoutes } from './modules/ocr';
 import { DOCUMENT_PUT_PATH, verificationRoutes } from './modules/verification';
@@ -77,6 +77,8 @@ export function createApp(deps: AppDeps, engine: RealtimeEngine, features: Featu
   app.route('/files', fileRoutes(deps));
   // The college picker's lists (`/colleges/US.json`, `/colleges/IN-MH.json`): public, with ETags.
   app.route('/colleges', collegeRoutes(deps));
+  // The admins' review of colleges typed in by students (approve or merge).
+  app.route('/api/admin/colleges', collegeAdminRoutes(deps));
   // The spec's moderation service (`POST /moderation/moderate`), served by this server.
   app.route('/moderation', moderationRoutes(deps));
   // The realtime channel: hello with the token, then chat events and sync (REALTIME_PATH).

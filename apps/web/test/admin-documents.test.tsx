@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ADMIN_MSG, UPLOAD_MSG } from '@campus/protocol';
 import { admin, mockServer } from './helpers';
-import { COUNTS, decision, item, list, page } from './admin-kit';
+import { COUNTS, LIST, decision, item, list, page } from './admin-kit';
 import { renderPage } from './upload-kit';
 
 const nia = item('u-nia', 'Nia');
@@ -62,7 +62,8 @@ describe('admin documents: the list', () => {
     await screen.findByRole('article', { name: 'Sari Putri' });
     expect(students().getAllByRole('article')).toHaveLength(2);
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
-    expect(calls.map((call) => call.path)).toEqual([
+    // The header's manual-colleges count is a call of its own.
+    expect(calls.map((call) => call.path).filter((path) => path.startsWith(LIST))).toEqual([
       '/api/upload/admin/documents?status=pending_verification&limit=20',
       '/api/upload/admin/documents?status=pending_verification&limit=20&after=2026-01-02%7Cu-nia',
     ]);

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { AdminDocumentsPage } from '../src/features/admin/AdminDocumentsPage';
+import { AdminCollegesPage } from '../src/features/admin/colleges/AdminCollegesPage';
 import { AuthScreen } from '../src/features/auth/AuthScreen';
 import { ChatPage } from '../src/features/chat/ChatPage';
 import { ConfessionsPage } from '../src/features/confessions/ConfessionsPage';
@@ -31,6 +32,7 @@ export const CONFESSIONS = eager(ConfessionsPage);
 export const PROFILE = eager(ProfilePage);
 export const UPLOAD = eager(UploadDocumentPage);
 export const ADMIN = eager(AdminDocumentsPage);
+export const ADMIN_COLLEGES = eager(AdminCollegesPage);
 export const PLACEHOLDERS: typeof LazyRoutes.PLACEHOLDERS = {
   randomTalkOptions: eager(screens.RandomTalkOptionsPage),
   randomAudio: eager(screens.RandomAudioPage),

@@ -32,5 +32,6 @@ export * from './confessions/frames';
 export * from './notifications/frames';
 export * from './users/frames';
 export * from './colleges/catalog';
+export * from './colleges/admin';
 export * from './profile/profile';
 export * from './verification';

@@ -5,6 +5,7 @@ import { PublicOnly, RequireAdmin, RequireAuth } from '../features/session/guard
 import { useSession } from '../features/session/session-context';
 import {
   ADMIN,
+  ADMIN_COLLEGES,
   AUTH,
   CHAT,
   CONFESSIONS,
@@ -81,6 +82,7 @@ export function AppRoutes() {
             <Route path="/call" element={page(P.call.Screen)} />
             <Route element={<RequireAdmin />}>
               <Route path="/admin/documents" element={page(ADMIN.Screen)} />
+              <Route path="/admin/colleges" element={page(ADMIN_COLLEGES.Screen)} />
             </Route>
           </Route>
         </Route>

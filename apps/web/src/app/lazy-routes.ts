@@ -82,6 +82,9 @@ export const UPLOAD = route(() =>
 export const ADMIN = route(() =>
   import('../features/admin/AdminDocumentsPage').then((m) => ({ default: m.AdminDocumentsPage })),
 );
+export const ADMIN_COLLEGES = route(() =>
+  import('../features/admin/colleges/AdminCollegesPage').then((m) => ({ default: m.AdminCollegesPage })),
+);
 
 /** The screens still to come (calls, random and focused talk, friends) share one small chunk. */
 const placeholder = (name: keyof typeof Placeholders) =>
@@ -106,6 +109,7 @@ const SIGNED_IN_PAGES: [RegExp, LazyRoute][] = [
   [/^\/confessions\/?$/, CONFESSIONS],
   [/^\/profile\/?$/, PROFILE],
   [/^\/upload-document\/?$/, UPLOAD],
+  [/^\/admin\/colleges\/?$/, ADMIN_COLLEGES],
   [/^\/admin\//, ADMIN],
 ];
 

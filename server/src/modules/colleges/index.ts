@@ -15,6 +15,7 @@ import {
 } from './repo';
 
 export { collegeRoutes } from './routes';
+export { collegeAdminRoutes } from './admin-routes';
 export { collegeCatalog, type CollegeFile, type DefaultLoad } from './catalog';
 export { swotSource, readSwotTree, installedSwot, type CollegeSource } from './swot-source';
 export { parseCollegeFile } from './import-formats';

@@ -16,7 +16,7 @@ export interface College {
   createdAt: string;
 }
 
-interface CollegeRow {
+export interface CollegeRow {
   id: string;
   name: string;
   country: string;
@@ -28,7 +28,7 @@ interface CollegeRow {
   status: 'listed' | 'manual';
   created_at: string;
 }
-const COLUMNS = 'id, name, country, state_code, state_name, city, aliases, source, status, created_at';
+export const COLUMNS = 'id, name, country, state_code, state_name, city, aliases, source, status, created_at';
 
 export function toCollege(r: CollegeRow): College {
   return {
@@ -56,7 +56,7 @@ export function toOption(r: CollegeRow): CollegeOption {
   };
 }
 
-const byKey = sql<CollegeRow>(`SELECT ${COLUMNS} FROM colleges WHERE key = ?`);
+export const byKey = sql<CollegeRow>(`SELECT ${COLUMNS} FROM colleges WHERE key = ?`);
 const insertCollege = sql(
   `INSERT INTO colleges (id, key, name, country, state_code, state_name, city, aliases, source, status, created_at)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -66,7 +66,7 @@ const updateCollege = sql(
 );
 const domainOwner = sql<{ college_id: string }>('SELECT college_id FROM college_domains WHERE domain = ?');
 const insertDomain = sql('INSERT INTO college_domains (domain, college_id) VALUES (?, ?)');
-const bumpVersion = sql('UPDATE college_catalog_version SET version = version + 1 WHERE id = 1');
+export const bumpVersion = sql('UPDATE college_catalog_version SET version = version + 1 WHERE id = 1');
 export const catalogVersion = sql<{ version: number }>(
   'SELECT version FROM college_catalog_version WHERE id = 1',
 );
@@ -213,7 +213,7 @@ export async function selectCollegeForDomain(tx: ReadTx, domain: string): Promis
   return undefined;
 }
 
-const byId = sql<CollegeRow>(`SELECT ${COLUMNS} FROM colleges WHERE id = ?`);
+export const byId = sql<CollegeRow>(`SELECT ${COLUMNS} FROM colleges WHERE id = ?`);
 
 export async function selectCollegeById(tx: ReadTx, id: string): Promise<College | undefined> {
   const row = await tx.first(byId, id);

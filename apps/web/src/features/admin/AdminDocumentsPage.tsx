@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { ADMIN_TABS, type AdminTab } from './admin-api';
 import { AdminTabs, tabId } from './AdminTabs';
+import { ManualCollegesLink } from './colleges/ManualCollegesLink';
 import { DocumentReviewItem } from './DocumentReviewItem';
 import { useAdminDocuments } from './useAdminDocuments';
 import './admin.css';
@@ -38,6 +39,7 @@ export function AdminDocumentsPage() {
           Document review
         </h1>
         <p className="page__lead">Check each student ID against the profile, then verify or reject it.</p>
+        <ManualCollegesLink />
       </header>
       <AdminTabs
         tab={tab}
