@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collegeOptionSchema } from '@campus/protocol';
-import { collegeForEmailDomain } from '../src/modules/colleges';
+import { collegeForEmailDomain, collegesForDomains } from '../src/modules/colleges';
 import { startSmtpReceiver } from './support/smtp-receiver';
 import { startTestServer, type TestServer } from './support/test-server';
 import { PDF_BYTES, createAccount, row, uploadDocument } from './verification-helpers';
@@ -39,6 +39,26 @@ async function signUp(email: string, firstName: string) {
 const suggestionSchema = z.object({ college: collegeOptionSchema.nullable() });
 
 describe('academic e-mail', () => {
+  it('looks up many domains at once with the same answers as one at a time (the review page)', async () => {
+    const domains = [
+      'iitb.ac.in',
+      'cse.iitb.ac.in',
+      'mit.edu',
+      'media.mit.edu',
+      'ox.ac.uk',
+      'ui.ac.id',
+      'nowhere.example',
+      ...Array.from({ length: 70 }, (_, i) => `dept${i}.mit.edu`),
+    ];
+    const many = await collegesForDomains(server.deps.transactor, domains);
+    expect(many.size).toBe(domains.length);
+    for (const domain of domains) {
+      const one = await collegeForEmailDomain(server.deps.transactor, `x@${domain}`);
+      expect(many.get(domain)?.id, domain).toBe(one?.id);
+    }
+    expect(many.get('nowhere.example')).toBeUndefined();
+  });
+
   it('marks an account signed up at a known college domain, suggests the college and shows admins', async () => {
     // A domain of the default set, found the way the sign-up finds it (its nearest parent domain counts).
     const candidates = ['iitb.ac.in', 'mit.edu', 'ox.ac.uk', 'ui.ac.id'];

@@ -8,6 +8,7 @@ import {
   insertManualCollege,
   selectCollegeById,
   selectCollegeForDomain,
+  selectCollegesForDomains,
   selectManualColleges,
   writeRecords,
   type College,
@@ -60,6 +61,20 @@ export async function collegeForEmailDomain(
   if (at < 0 || !domain.includes('.')) return undefined;
   await collegeCatalog(transactor).ensureDefault();
   return transactor.read((tx) => selectCollegeForDomain(tx, domain));
+}
+
+/**
+ * The colleges of many e-mail domains at once (the admin review's academic-e-mail flags), in a few
+ * statements rather than one lookup per domain.
+ */
+export async function collegesForDomains(
+  transactor: Transactor,
+  domains: Iterable<string>,
+): Promise<Map<string, College | undefined>> {
+  const list = [...domains];
+  if (!list.length) return new Map();
+  await collegeCatalog(transactor).ensureDefault();
+  return transactor.read((tx) => selectCollegesForDomains(tx, list));
 }
 
 /** Imports records as listed colleges of `source` ('import:<file name>') in one transaction, idempotently. */

@@ -213,6 +213,45 @@ export async function selectCollegeForDomain(tx: ReadTx, domain: string): Promis
   return undefined;
 }
 
+/** How many domains one lookup statement takes; a shorter list is padded with NULLs (never equal). */
+const DOMAINS_PER_LOOKUP = 64;
+const collegesByDomains = sql<CollegeRow & { domain: string }>(
+  `SELECT d.domain, ${COLUMNS.split(', ')
+    .map((c) => 'c.' + c)
+    .join(', ')} FROM college_domains d JOIN colleges c ON c.id = d.college_id
+   WHERE d.domain IN (${Array.from({ length: DOMAINS_PER_LOOKUP }, () => '?').join(', ')})`,
+);
+
+/**
+ * The college of each domain (or of its nearest parent domain that has one), for a whole list in a few
+ * statements: every domain and its parents looked up together, DOMAINS_PER_LOOKUP at a time.
+ */
+export async function selectCollegesForDomains(
+  tx: ReadTx,
+  domains: Iterable<string>,
+): Promise<Map<string, College | undefined>> {
+  const suffixesOf = (domain: string) => {
+    const labels = domain.split('.');
+    return labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
+  };
+  const wanted = [...new Set(domains)];
+  const candidates = [...new Set(wanted.flatMap(suffixesOf))];
+  const found = new Map<string, College>();
+  for (let i = 0; i < candidates.length; i += DOMAINS_PER_LOOKUP) {
+    const chunk = candidates.slice(i, i + DOMAINS_PER_LOOKUP);
+    const padded = [...chunk, ...Array<null>(DOMAINS_PER_LOOKUP - chunk.length).fill(null)];
+    for (const row of await tx.all(collegesByDomains, ...padded)) found.set(row.domain, toCollege(row));
+  }
+  return new Map(
+    wanted.map((domain) => [
+      domain,
+      suffixesOf(domain)
+        .map((s) => found.get(s))
+        .find(Boolean),
+    ]),
+  );
+}
+
 export const byId = sql<CollegeRow>(`SELECT ${COLUMNS} FROM colleges WHERE id = ?`);
 
 export async function selectCollegeById(tx: ReadTx, id: string): Promise<College | undefined> {

@@ -1,7 +1,7 @@
 import type { CollegeOption } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
 import type { Transactor } from '../../realtime/transaction';
-import { collegeForEmailDomain, type College } from '../colleges';
+import { collegeForEmailDomain, collegesForDomains, type College } from '../colleges';
 
 /** The domain part of an address, lower case, without a trailing dot. */
 export function emailDomain(email: string): string {
@@ -49,18 +49,11 @@ export async function collegeSuggestion(
   return college && college.status === 'listed' ? toCollegeOption(college) : null;
 }
 
-/**
- * The college names of a page's academic domains, one lookup per distinct domain (a page of students of
- * one campus costs one).
- */
+/** The college names of a page's academic domains, in a few statements (not one per domain). */
 export async function collegesOfDomains(
   transactor: Transactor,
   domains: Iterable<string>,
 ): Promise<Map<string, string | null>> {
-  const names = new Map<string, string | null>();
-  for (const domain of new Set(domains)) {
-    const college = await collegeForEmailDomain(transactor, `student@${domain}`);
-    names.set(domain, college?.name ?? null);
-  }
-  return names;
+  const colleges = await collegesForDomains(transactor, domains);
+  return new Map([...colleges].map(([domain, college]) => [domain, college?.name ?? null]));
 }
