@@ -6,6 +6,7 @@ import { ManualCollegesLink } from './colleges/ManualCollegesLink';
 import { DocumentReviewItem } from './DocumentReviewItem';
 import { useAdminDocuments } from './useAdminDocuments';
 import './admin.css';
+import { ListFooter } from './ListFooter';
 
 const PANEL_ID = 'admin-documents-panel';
 
@@ -91,30 +92,16 @@ export function AdminDocumentsPage() {
             ))}
           </ul>
         ) : null}
-        {list.error ? (
-          <div className="form-message form-message--error" role="alert">
-            <span>{list.error}</span>
-            <button
-              type="button"
-              className="button button--secondary button--small form-message__action"
-              onClick={() => void (list.items.length > 0 && list.next ? loadMore() : reload())}
-            >
-              Retry
-            </button>
-          </div>
-        ) : null}
-        {list.next && !list.error ? (
-          <div className="admin-more">
-            <button
-              type="button"
-              className="button button--secondary"
-              disabled={list.loadingMore}
-              onClick={() => void loadMore()}
-            >
-              {list.loadingMore ? 'Loading…' : 'Load more'}
-            </button>
-          </div>
-        ) : null}
+        <ListFooter
+          state={{
+            error: list.error,
+            next: list.next,
+            loadingMore: list.loadingMore,
+            hasItems: list.items.length > 0,
+          }}
+          reload={reload}
+          loadMore={loadMore}
+        />
       </div>
     </section>
   );

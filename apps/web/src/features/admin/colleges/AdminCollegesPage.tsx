@@ -6,6 +6,7 @@ import { ManualCollegeRow } from './ManualCollegeRow';
 import { useManualColleges } from './useManualColleges';
 import '../admin.css';
 import './admin-colleges.css';
+import { ListFooter } from '../ListFooter';
 
 function Skeletons() {
   return (
@@ -79,30 +80,16 @@ export function AdminCollegesPage() {
             ))}
           </ul>
         ) : null}
-        {list.error ? (
-          <div className="form-message form-message--error" role="alert">
-            <span>{list.error}</span>
-            <button
-              type="button"
-              className="button button--secondary button--small form-message__action"
-              onClick={() => void (list.items.length > 0 && list.next ? loadMore() : reload())}
-            >
-              Retry
-            </button>
-          </div>
-        ) : null}
-        {list.next && !list.error ? (
-          <div className="admin-more">
-            <button
-              type="button"
-              className="button button--secondary"
-              disabled={list.loadingMore}
-              onClick={() => void loadMore()}
-            >
-              {list.loadingMore ? 'Loading…' : 'Load more'}
-            </button>
-          </div>
-        ) : null}
+        <ListFooter
+          state={{
+            error: list.error,
+            next: list.next,
+            loadingMore: list.loadingMore,
+            hasItems: list.items.length > 0,
+          }}
+          reload={reload}
+          loadMore={loadMore}
+        />
       </div>
     </section>
   );

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
-import { INDIA_STATES, type ApproveCollegeRequest, type ManualCollegeItem } from '@campus/protocol';
+import type { ApproveCollegeRequest, IndiaStateCode, ManualCollegeItem } from '@campus/protocol';
 import { Dialog } from '../../../components/Dialog';
 import { countryName } from './colleges-api';
+import { IndiaStateSelect } from '../../profile/college-picker/PlaceSelects';
 
 interface Props {
   college: ManualCollegeItem;
@@ -19,12 +20,11 @@ const CITY_MAX = 100;
  * picks the state there; without one the college is listed but in no state's list.
  */
 export function ApproveCollegeDialog({ college, busy, error, onApprove, onCancel }: Props) {
-  const stateId = useId();
   const stateHintId = useId();
   const cityId = useId();
   const errorId = useId();
   const india = college.country === 'IN';
-  const [stateCode, setStateCode] = useState('');
+  const [stateCode, setStateCode] = useState<IndiaStateCode | ''>('');
   const [city, setCity] = useState('');
 
   function submit(event: FormEvent) {
@@ -42,25 +42,14 @@ export function ApproveCollegeDialog({ college, busy, error, onApprove, onCancel
           It joins the college list of {countryName(college.country)}, where students can pick it.
         </p>
         {india ? (
-          <div className="field">
-            <label className="field__label" htmlFor={stateId}>
-              State
-            </label>
-            <select
-              id={stateId}
-              className="field__input"
+          <div>
+            <IndiaStateSelect
               value={stateCode}
-              aria-describedby={stateHintId}
-              data-autofocus
-              onChange={(event) => setStateCode(event.target.value)}
-            >
-              <option value="">No state</option>
-              {INDIA_STATES.map((s) => (
-                <option key={s.code} value={s.code}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
+              emptyLabel="No state"
+              describedBy={stateHintId}
+              autoFocus
+              onChange={setStateCode}
+            />
             <p className="field__hint" id={stateHintId}>
               {stateCode
                 ? 'Students will find it after choosing this state.'

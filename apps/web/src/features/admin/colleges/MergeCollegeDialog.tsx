@@ -1,8 +1,6 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import {
-  COLLEGE_COUNTRIES,
   COLLEGE_MSG,
-  INDIA_STATES,
   collegeListPath,
   isCollegeCountry,
   type CollegeCountryCode,
@@ -15,6 +13,7 @@ import { Spinner } from '../../../components/Spinner';
 import { placeOf } from '../../profile/college-picker/CollegeSearch';
 import { useCollegeList } from '../../profile/college-picker/useCollegeList';
 import { studentsLabel } from './colleges-api';
+import { CountrySelect, IndiaStateSelect } from '../../profile/college-picker/PlaceSelects';
 
 interface Props {
   college: ManualCollegeItem;
@@ -33,8 +32,6 @@ function startingCountry(code: string): CollegeCountryCode {
  * country's, or for India a state's), searched the same way; the choice is confirmed before anything moves.
  */
 export function MergeCollegeDialog({ college, busy, error, onMerge, onCancel }: Props) {
-  const countryId = useId();
-  const stateId = useId();
   const searchId = useId();
   const summaryId = useId();
   const [country, setCountry] = useState(() => startingCountry(college.country));
@@ -59,52 +56,23 @@ export function MergeCollegeDialog({ college, busy, error, onMerge, onCancel }: 
           removed.
         </p>
         <div className="admin-college-form__place">
-          <div className="field">
-            <label className="field__label" htmlFor={countryId}>
-              Country
-            </label>
-            <select
-              id={countryId}
-              className="field__input"
-              value={country}
-              onChange={(event) => {
-                const next = event.target.value;
-                if (!isCollegeCountry(next)) return;
-                setCountry(next);
-                setState('');
+          <CountrySelect
+            value={country}
+            onChange={(next) => {
+              setCountry(next);
+              setState('');
+              setTarget(null);
+            }}
+          />
+          {india ? (
+            <IndiaStateSelect
+              value={state}
+              autoFocus
+              onChange={(next) => {
+                setState(next);
                 setTarget(null);
               }}
-            >
-              {COLLEGE_COUNTRIES.map((c) => (
-                <option key={c.code} value={c.code}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          {india ? (
-            <div className="field">
-              <label className="field__label" htmlFor={stateId}>
-                State
-              </label>
-              <select
-                id={stateId}
-                className="field__input"
-                value={state}
-                data-autofocus
-                onChange={(event) => {
-                  setState(INDIA_STATES.find((s) => s.code === event.target.value)?.code ?? '');
-                  setTarget(null);
-                }}
-              >
-                <option value="">Select a state</option>
-                {INDIA_STATES.map((s) => (
-                  <option key={s.code} value={s.code}>
-                    {s.name}
-                  </option>
-                ))}
-              </select>
-            </div>
+            />
           ) : null}
         </div>
         <div className="field">

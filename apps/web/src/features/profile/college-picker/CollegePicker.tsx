@@ -1,6 +1,5 @@
 import { useId, useState } from 'react';
 import {
-  COLLEGE_COUNTRIES,
   COLLEGE_MSG,
   DEFAULT_COLLEGE_COUNTRY,
   INDIA_STATES,
@@ -14,6 +13,7 @@ import {
 import type { CollegeChoice } from '../profile-body';
 import { CollegeSearch, placeOf } from './CollegeSearch';
 import { ManualCollege } from './ManualCollege';
+import { CountrySelect, IndiaStateSelect } from './PlaceSelects';
 import { useCollegeList } from './useCollegeList';
 import './college-picker.css';
 
@@ -57,8 +57,6 @@ function chosen(
  * when nothing matches.
  */
 export function CollegePicker({ value, current, onChange, suggestion, error }: Props) {
-  const countryId = useId();
-  const stateId = useId();
   const hintId = useId();
   const [place, setPlace] = useState(() => startingPlace(current));
   const india = place.country === 'IN';
@@ -108,51 +106,13 @@ export function CollegePicker({ value, current, onChange, suggestion, error }: P
       ) : (
         <>
           <div className="college-picker__place">
-            <div className="field">
-              <label className="field__label" htmlFor={countryId}>
-                Country
-              </label>
-              <select
-                id={countryId}
-                className="field__input"
-                value={place.country}
-                onChange={(event) => {
-                  const country = event.target.value;
-                  if (isCollegeCountry(country)) setPlace({ country, state: '' });
-                }}
-              >
-                {COLLEGE_COUNTRIES.map((c) => (
-                  <option key={c.code} value={c.code}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <CountrySelect value={place.country} onChange={(country) => setPlace({ country, state: '' })} />
             {india ? (
-              <div className="field">
-                <label className="field__label" htmlFor={stateId}>
-                  State
-                </label>
-                <select
-                  id={stateId}
-                  className="field__input"
-                  value={place.state}
-                  aria-describedby={place.state ? undefined : hintId}
-                  onChange={(event) =>
-                    setPlace({
-                      country: 'IN',
-                      state: INDIA_STATES.find((s) => s.code === event.target.value)?.code ?? '',
-                    })
-                  }
-                >
-                  <option value="">Select a state</option>
-                  {INDIA_STATES.map((s) => (
-                    <option key={s.code} value={s.code}>
-                      {s.name}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <IndiaStateSelect
+                value={place.state}
+                describedBy={place.state ? undefined : hintId}
+                onChange={(state) => setPlace({ country: 'IN', state })}
+              />
             ) : null}
           </div>
           {india && !place.state ? (
