@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { LogoutButton } from '../session/LogoutButton';
@@ -32,7 +32,8 @@ export function ProfilePage() {
     if (wantsEditMode(location.state)) void navigate(location.pathname, { replace: true, state: null });
   }, [location.state, location.pathname, navigate]);
 
-  useEffect(() => {
+  // At commit, not after paint: the Save button that had focus is gone, and focus must not sit on <body>.
+  useLayoutEffect(() => {
     if (wasEditing.current && !editing) editButton.current?.focus();
     wasEditing.current = editing;
   }, [editing]);
