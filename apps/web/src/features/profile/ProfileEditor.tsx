@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { PROFILE, type User } from '@campus/protocol';
 import { CollegePicker } from './college-picker/CollegePicker';
 import { PictureField } from './PictureField';
@@ -30,7 +30,8 @@ export function ProfileEditor({ user, onSaved, onCancel }: Props) {
   const title = useRef<HTMLHeadingElement>(null);
   const form = useRef<HTMLFormElement>(null);
 
-  useEffect(() => title.current?.focus(), []);
+  // Focus moves at commit (not after paint), so a keyboard user lands on the form at once.
+  useLayoutEffect(() => title.current?.focus(), []);
 
   const edit = (change: Partial<ProfileDraft>) => {
     setDraft((current) => ({ ...current, ...change }));

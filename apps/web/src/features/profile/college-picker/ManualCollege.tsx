@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
 import { PROFILE } from '@campus/protocol';
 
 interface Props {
@@ -15,7 +15,7 @@ export function ManualCollege({ name, error, onName, onBack }: Props) {
   const errorId = useId();
   const input = useRef<HTMLInputElement>(null);
   // The field replaces the link that was just pressed: focus follows it.
-  useEffect(() => input.current?.focus(), []);
+  useLayoutEffect(() => input.current?.focus(), []);
 
   return (
     <div className="field">
