@@ -16,6 +16,7 @@ import { realtimeRoute } from './realtime/ws-route';
 import { chatRoutes } from './modules/chat/routes';
 import { conversationRoutes } from './modules/conversations/routes';
 import { directoryRoutes } from './modules/directory/routes';
+import { friendRoutes } from './modules/friends';
 import { notificationRoutes, pushRoutes } from './modules/notifications/routes';
 import { confessionRoutes } from './modules/confessions/routes';
 import { moderationRoutes } from './modules/moderation/routes';
@@ -65,6 +66,9 @@ export function createApp(deps: AppDeps, engine: RealtimeEngine, features: Featu
   app.route('/', verificationRoutes(deps));
   // Before the directory too (its middleware covers /api/users/*); also serves /files/avatars/:userId.
   app.route('/', profileRoutes(deps));
+  // Friends, friend requests and blocks (/api/users/friends…, /api/users/blocks…): before the directory,
+  // whose /api/users/:userId would take /api/users/friends and /api/users/blocks.
+  app.route('/api', friendRoutes(deps));
   app.route('/api/users', directoryRoutes(deps));
   // The spec's text-recognition service (`POST {text-recognition service}/upload`), served by this server.
   app.route('/api/ocr', ocrRoutes(deps));

@@ -8,6 +8,7 @@ import {
   confessionChangeHooks,
   confessionMutationHandlers,
 } from './modules/confessions/sync';
+import { friendChangeHooks, friendMutationHandlers } from './modules/friends';
 import { notificationChangeHooks, notificationMutationHandlers } from './modules/notifications/sync';
 import { profileChangeHooks } from './modules/profile/sync';
 import { participationCheck } from './modules/users';
@@ -26,12 +27,14 @@ export function createFeatures(deps: AppDeps): Features {
     ...chatMutationHandlers(deps, participation),
     ...confessionMutationHandlers(deps),
     ...notificationMutationHandlers(deps),
+    ...friendMutationHandlers(deps),
   } satisfies MutationHandlers;
   const changes = {
     ...chatChangeHooks(deps),
     ...confessionChangeHooks,
     ...notificationChangeHooks,
     ...profileChangeHooks,
+    ...friendChangeHooks,
   } satisfies ChangeHooks;
   return {
     mutations,

@@ -28,6 +28,10 @@ const DECLARED: Record<MutationType, MutationAccess> = {
   confession_post: 'participation',
   confession_delete: 'open',
   mark_notification_read: 'open',
+  // Answering a request and blocking: open (answering someone; a limited account may protect itself).
+  decide_friend_request: 'open',
+  block_user: 'open',
+  unblock_user: 'open',
 };
 
 interface Ctx {

@@ -85,6 +85,13 @@ const GATED_ROUTES: GatedRoute[] = [
     upload: true,
     ok: 201,
   },
+  {
+    name: 'send a friend request',
+    method: 'POST',
+    path: () => '/api/users/friends/requests',
+    body: (c) => ({ to: c.peer.id }),
+    ok: 200,
+  },
 ];
 
 function call(route: GatedRoute, ctx: Ctx) {

@@ -8,6 +8,7 @@ import type {
   notificationMutationHandlers,
 } from '../src/modules/notifications/sync';
 import type { profileChangeHooks } from '../src/modules/profile/sync';
+import type { friendChangeHooks, friendMutationHandlers } from '../src/modules/friends/sync';
 import { createFeatures } from '../src/features';
 import { startTestServer } from './support/test-server';
 
@@ -18,11 +19,13 @@ import { startTestServer } from './support/test-server';
  */
 type ModuleMutations = ReturnType<typeof chatMutationHandlers> &
   ReturnType<typeof confessionMutationHandlers> &
-  ReturnType<typeof notificationMutationHandlers>;
+  ReturnType<typeof notificationMutationHandlers> &
+  ReturnType<typeof friendMutationHandlers>;
 type ModuleChanges = ReturnType<typeof chatChangeHooks> &
   typeof confessionChangeHooks &
   typeof notificationChangeHooks &
-  typeof profileChangeHooks;
+  typeof profileChangeHooks &
+  typeof friendChangeHooks;
 
 describe('the server registry', () => {
   it('the modules cover every mutation and change type, and nothing else', () => {

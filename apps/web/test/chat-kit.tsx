@@ -95,6 +95,10 @@ export class FakeSyncClient implements SyncClient {
     this.calls.push(['loadNotifications']);
     return Promise.resolve(0);
   }
+  loadFriends(): Promise<void> {
+    this.calls.push(['loadFriends']);
+    return Promise.resolve();
+  }
   typing(target: TypingTarget): void {
     this.calls.push(['typing', target]);
   }

@@ -58,6 +58,7 @@ export function fakeSyncClient(options: SyncClientOptions, initial: Partial<Ephe
     run: (write, ...args) => real.run(write, ...args),
     cacheConfessions: vi.fn(real.cacheConfessions.bind(real)),
     loadNotifications: vi.fn(async () => 0),
+    loadFriends: vi.fn(async () => undefined),
     typing: vi.fn(),
     stopTyping: vi.fn(),
     joinChat: vi.fn(() => () => undefined),

@@ -31,6 +31,8 @@ export * from './chat/frames';
 export * from './confessions/frames';
 export * from './notifications/frames';
 export * from './users/frames';
+export * from './friends/wire';
+export * from './friends/frames';
 export * from './colleges/catalog';
 export * from './colleges/admin';
 export * from './profile/profile';

@@ -139,6 +139,14 @@ const changes: { [T in ChangeType]: ChangeOf<T> } = {
       access: 'full',
     },
   },
+  friend_request_received: {
+    type: 'friend_request_received',
+    seq: 16,
+    request: { _id: 'r1', id: 'r1', status: 'pending', from: user, createdAt: at },
+  },
+  friend_request_updated: { type: 'friend_request_updated', seq: 17, requestId: 'r1', status: 'accepted' },
+  friendship_changed: { type: 'friendship_changed', seq: 18, friend: user, added: true },
+  block_changed: { type: 'block_changed', seq: 19, user, blocked: true, at },
 };
 const changeList: Change[] = Object.values(changes);
 

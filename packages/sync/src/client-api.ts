@@ -63,6 +63,12 @@ export interface FeatureLoaders {
    * every sync_reset, whose snapshot carries no notifications.
    */
   loadNotifications(): Promise<number>;
+  /**
+   * Friends, incoming friend requests and blocks through REST into db.friends, db.friendRequests and
+   * db.blocks (what this device queued and has not sent yet stays on top). Also run after every sync_reset.
+   * Rejects when a request fails; the screens show the spec's texts.
+   */
+  loadFriends(): Promise<void>;
 }
 
 /** Chat's rooms open on screen (the chat feature keeps them; the engine only sends what they say). */

@@ -4,6 +4,7 @@ import { campusFeatures } from './features';
 import { loadDirectPage, loadGroupPage } from './features/chat/history';
 import type { OpenRooms } from './features/chat/open-rooms';
 import { storeConfessions } from './features/confessions/cache';
+import { loadFriendsState } from './features/friends/fetch';
 import { loadNotifications } from './features/notifications/fetch';
 import { SyncEngine } from './sync-client';
 
@@ -37,6 +38,10 @@ class CampusClient extends SyncEngine implements SyncClient {
 
   loadNotifications(): Promise<number> {
     return loadNotifications(this.rest);
+  }
+
+  loadFriends(): Promise<void> {
+    return loadFriendsState(this.rest);
   }
 
   joinChat(peerId: string): () => void {

@@ -4,10 +4,12 @@ import type {
   Confession,
   ConversationItem,
   DirectMessage,
+  FriendRequest,
   Group,
   GroupMessage,
   MutationFrame,
   UserListEntry,
+  UserRef,
 } from '@campus/protocol';
 
 /** A small key/value table: the sync cursor, the device id and mutation counter, the cached profile. */
@@ -46,6 +48,9 @@ export type LocalNotification = AppNotification & { unread: 0 | 1 };
  */
 export type LocalConfession = Confession & { feedOrder: number; pending?: boolean };
 
+/** Someone the user blocked, as cached (the blocker's own list; keyed by their user id). */
+export type LocalBlock = UserRef & { blockedAt: string };
+
 /** A queued write. `key` orders the queue; (deviceId, mid) is what the server deduplicates on. */
 export interface OutboxRow {
   key?: number;
@@ -76,8 +81,11 @@ export type CampusDatabase = Dexie & {
   outbox: EntityTable<OutboxRow, 'key'>;
   confessions: EntityTable<LocalConfession, 'id'>;
   notifications: EntityTable<LocalNotification, 'id'>;
-  /** Filled by the friends feature. */
-  friends: EntityTable<{ id: string }, 'id'>;
+  /** The user's friends (their public cards); online comes from live presence, not from here. */
+  friends: EntityTable<UserRef, 'id'>;
+  /** Pending friend requests to the user. */
+  friendRequests: EntityTable<FriendRequest, 'id'>;
+  blocks: EntityTable<LocalBlock, 'id'>;
 };
 
 /** Every table a change or a write may touch, so one transaction covers a whole page and its cursor. */
@@ -92,6 +100,9 @@ export function syncTables(db: CampusDatabase) {
     db.users,
     db.confessions,
     db.notifications,
+    db.friends,
+    db.friendRequests,
+    db.blocks,
   ];
 }
 
@@ -150,6 +161,13 @@ export function openUserDatabase(userId: string, dexieOptions?: DexieOptions): C
           if (typeof row.feedOrder !== 'number') row.feedOrder = -(Date.parse(row.createdAt ?? '') || 0);
         });
     });
+  // v6: friends (by name for the list's sort), incoming friend requests (newest first) and blocks. The
+  // `friends` table of v2 was a placeholder nothing wrote to.
+  db.version(6).stores({
+    friends: 'id, firstName',
+    friendRequests: 'id, createdAt',
+    blocks: 'id',
+  });
   return db;
 }
 

@@ -8,6 +8,7 @@ export {
   type LocalConversation,
   type LocalConfession,
   type LocalNotification,
+  type LocalBlock,
   type OutboxRow,
   type MetaRow,
 } from './database';
@@ -38,6 +39,7 @@ export {
   type ConfessionAuthor,
 } from './features/confessions/writes';
 export { writeNotificationRead } from './features/notifications/writes';
+export { writeDecideFriendRequest, writeBlockUser, writeUnblockUser } from './features/friends/writes';
 // The signed-in user's own profile row (`me_updated`), which the web session follows.
 export { SELF_META_KEY } from './features/users/changes';
 export { toLocalNotification } from './features/notifications/store';

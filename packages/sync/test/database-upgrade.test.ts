@@ -29,7 +29,7 @@ function openVersion4(indexedDB: IDBFactory): Dexie {
   return db;
 }
 
-describe('local database upgrade to version 5', () => {
+describe('local database upgrade to the current version', () => {
   it('keeps every existing row and indexes cached notifications and confessions', async () => {
     const indexedDB = new IDBFactory();
     const old = openVersion4(indexedDB);
@@ -45,7 +45,7 @@ describe('local database upgrade to version 5', () => {
     old.close();
 
     const db = openUserDatabase(ME.id, { indexedDB, IDBKeyRange });
-    expect(db.verno).toBe(5);
+    expect(db.verno).toBe(6);
     expect((await db.meta.get('sync.cursor'))?.value).toBe(77);
     expect(await db.messages.get(message.id)).toEqual(message);
     expect(await db.notifications.where('unread').equals(1).primaryKeys()).toEqual([unread.id]);
@@ -53,6 +53,11 @@ describe('local database upgrade to version 5', () => {
     const upgraded = await db.confessions.orderBy('feedOrder').first();
     expect(upgraded).toMatchObject(oldCard);
     expect(upgraded?.feedOrder).toBe(-Date.parse(card.createdAt));
+    // v6: the friends feature's tables, friends sorted by name, requests newest first.
+    await db.friends.put(BO);
+    expect(await db.friends.orderBy('firstName').toArray()).toEqual([BO]);
+    expect(await db.friendRequests.orderBy('createdAt').count()).toBe(0);
+    expect(await db.blocks.count()).toBe(0);
     db.close();
   });
 });

@@ -8,18 +8,26 @@ import { confessionMutations } from '../src/features/confessions/mutations';
 import { notificationChanges } from '../src/features/notifications/changes';
 import { notificationMutations } from '../src/features/notifications/mutations';
 import { userChanges } from '../src/features/users/changes';
+import { friendChanges } from '../src/features/friends/changes';
+import { friendMutations } from '../src/features/friends/mutations';
 
 /**
  * The client's tables are checked against the protocol's lists by the compiler: these assertions run in
  * `pnpm typecheck` (tsc covers packages/sync/test), and each @ts-expect-error fails the typecheck if the
  * missing entry were ever accepted.
  */
-const mutations = { ...chatMutations, ...confessionMutations, ...notificationMutations };
+const mutations = {
+  ...chatMutations,
+  ...confessionMutations,
+  ...notificationMutations,
+  ...friendMutations,
+};
 const changes = {
   ...chatChanges({ openGroupId: null }),
   ...confessionChanges,
   ...notificationChanges,
   ...userChanges,
+  ...friendChanges,
 };
 
 describe('the client registry', () => {

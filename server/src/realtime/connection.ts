@@ -85,6 +85,18 @@ export class Connection
     return this.contacts.has(userId);
   }
 
+  dropContact(userId: string): void {
+    this.contacts.delete(userId);
+    // Their chat open here would keep their presence coming (presence watchers): close it for presence.
+    if (this.chatOpenWith === userId) this.openChat(undefined);
+  }
+
+  addContact(userId: string): void {
+    if (userId === this.userId || this.contacts.has(userId)) return;
+    this.contacts.add(userId);
+    this.rt.presence.contactsAdded(this, [userId]);
+  }
+
   openChat(peerId: string | undefined): void {
     this.rt.presence.watch(this, peerId, this.chatOpenWith);
     this.chatOpenWith = peerId;

@@ -11,6 +11,10 @@ export interface HubConnection {
   /** An ephemeral frame, already serialised. */
   sendRaw(json: string): void;
   close(code: number, reason: string): void;
+  /** Stops treating `userId` as a contact (presence, typing) until the next sign-in reads the contacts again. */
+  dropContact(userId: string): void;
+  /** Treats `userId` as a contact again (a block lifted between people who share a chat, group or friendship). */
+  addContact(userId: string): void;
 }
 
 /** The live side of the engine as features see it (`deps.realtime`). */
@@ -20,6 +24,13 @@ export interface RealtimeHub {
   /** Ephemeral frames to the live members of an audience, leaving one user out (the typer). */
   sendToAudience(audience: Audience, frame: EphemeralFrame, exceptUserId?: string): void;
   isOnline(userId: string): boolean;
+  /**
+   * The two stop being contacts on every live connection of either (a block): no presence or typing between
+   * them from now on. This node's connections only, like the rest of the hub's state.
+   */
+  separate(a: string, b: string): void;
+  /** The reverse of `separate`: the two are contacts again on every live connection of either. */
+  reunite(a: string, b: string): void;
   close(): void;
 }
 
@@ -58,6 +69,16 @@ export class Hub implements RealtimeHub {
 
   isOnline(userId: string): boolean {
     return this.byUser.has(userId);
+  }
+
+  separate(a: string, b: string): void {
+    for (const conn of this.byUser.get(a) ?? []) conn.dropContact(b);
+    for (const conn of this.byUser.get(b) ?? []) conn.dropContact(a);
+  }
+
+  reunite(a: string, b: string): void {
+    for (const conn of this.byUser.get(a) ?? []) conn.addContact(b);
+    for (const conn of this.byUser.get(b) ?? []) conn.addContact(a);
   }
 
   /** Returns whether it is the user's first connection here. */

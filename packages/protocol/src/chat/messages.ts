@@ -57,6 +57,8 @@ export const REALTIME_ERRORS = {
   // Direct-message limits against spamming strangers: the unanswered cap names the person (awaitingReplyError).
   awaitingReply: "You can't send more messages until they reply.",
   tooManyConversations: "You're starting too many conversations. Try again later.",
+  // A block either way (issue 12); the same words both ways, so the blocked user is not told.
+  cannotMessage: "You can't message this user.",
   // General reasons; features usually send their own, more specific text with them.
   notFound: 'Not found.',
   forbidden: 'You are not allowed to do that.',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { chatChangeSchemas } from '../chat/frames';
 import { confessionChangeSchemas } from '../confessions/frames';
+import { friendChangeSchemas } from '../friends/frames';
 import { notificationChangeSchemas } from '../notifications/frames';
 import { userChangeSchemas } from '../users/frames';
 import type { DistributiveOmit } from './frame-parts';
@@ -16,6 +17,7 @@ export const changeSchemas = [
   ...confessionChangeSchemas,
   ...notificationChangeSchemas,
   ...userChangeSchemas,
+  ...friendChangeSchemas,
 ] as const;
 
 export const changeSchema = z.discriminatedUnion('type', changeSchemas);

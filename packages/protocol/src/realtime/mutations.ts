@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { chatMutationSchemas } from '../chat/frames';
 import { confessionMutationSchemas } from '../confessions/frames';
+import { friendMutationSchemas } from '../friends/frames';
 import { notificationMutationSchemas } from '../notifications/frames';
 import type { DistributiveOmit } from './frame-parts';
 
@@ -13,6 +14,7 @@ export const mutationSchemas = [
   ...chatMutationSchemas,
   ...confessionMutationSchemas,
   ...notificationMutationSchemas,
+  ...friendMutationSchemas,
 ] as const;
 
 export const mutationFrameSchema = z.discriminatedUnion('type', mutationSchemas);

@@ -6,6 +6,9 @@ import { OpenRooms } from './chat/open-rooms';
 import { applyChatSnapshot } from './chat/snapshot';
 import { confessionChanges } from './confessions/changes';
 import { confessionMutations } from './confessions/mutations';
+import { friendChanges } from './friends/changes';
+import { loadFriendsState } from './friends/fetch';
+import { friendMutations } from './friends/mutations';
 import { notificationChanges } from './notifications/changes';
 import { loadNotifications } from './notifications/fetch';
 import { notificationMutations } from './notifications/mutations';
@@ -29,16 +32,18 @@ export function campusFeatures(host: FeatureHost): CampusFeatures {
       ...chatMutations,
       ...confessionMutations,
       ...notificationMutations,
+      ...friendMutations,
     } satisfies MutationClients,
     changes: {
       ...chatChanges(rooms),
       ...confessionChanges,
       ...notificationChanges,
       ...userChanges,
+      ...friendChanges,
     } satisfies ChangeAppliers,
     snapshot: [applyChatSnapshot],
-    // The snapshot carries no notifications: those made since the old cursor come through REST.
-    afterReset: [loadNotifications],
+    // The snapshot carries no notifications, friends, requests or blocks: they come through REST.
+    afterReset: [loadNotifications, loadFriendsState],
     ephemeral: { ...chatEphemeral },
     caughtUp: [(generation) => rooms.rejoin(generation)],
     stop: [() => rooms.stop()],

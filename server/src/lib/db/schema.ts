@@ -295,6 +295,9 @@ export interface Database {
   documents: DocumentsTable;
   document_decisions: DocumentDecisionsTable;
   upload_intents: UploadIntentsTable;
+  friend_requests: FriendRequestsTable;
+  friendships: FriendshipsTable;
+  blocks: BlocksTable;
 }
 
 /** A student-ID submission (migration 0014). */
@@ -335,4 +338,28 @@ export interface UploadIntentsTable {
   expires_at: number;
   /** Set once the PUT stored the file. */
   uploaded_size: number | null;
+}
+
+/** A friend request and its outcome (migration 0015). */
+export interface FriendRequestsTable {
+  id: string;
+  from_id: string;
+  to_id: string;
+  status: 'pending' | 'accepted' | 'rejected' | 'cancelled';
+  created_at: string;
+  decided_at: string | null;
+}
+
+/** A friendship, one row per pair with user_a < user_b (migration 0015). */
+export interface FriendshipsTable {
+  user_a: string;
+  user_b: string;
+  created_at: string;
+}
+
+/** blocker_id blocked blocked_id (migration 0015). */
+export interface BlocksTable {
+  blocker_id: string;
+  blocked_id: string;
+  created_at: string;
 }

@@ -4,17 +4,27 @@ import { sql, type ReadTx } from '../../realtime/transaction';
 
 /**
  * Who may see whose presence and typing: contacts only, so a stranger who knows a user id learns nothing
- * (issue 9). Contacts are people who share a direct chat with at least one message or a group; a friends
- * table will add its rows to `contactsSql` and its change kind to `contactsMadeBy`, nothing else.
+ * (issue 9). Contacts are people who share a direct chat with at least one message or a group, and friends
+ * (issue 12); never two people of whom one blocked the other.
  *
  * The engine reads the set once per connection at hello and grows it from the changes the connection
  * sees, so the hot path (typing, join_chat, going on/offline) never queries: it is one Set lookup.
  */
+// A block either way removes the pair from each other's contacts, whatever else they share (migration 0015's
+// primary key and blocks_blocked_idx).
 const contactsSql = sql<{ id: string }>(
-  `SELECT peer_id AS id FROM direct_conversations WHERE user_id = ?
-   UNION
-   SELECT o.user_id FROM group_members m JOIN group_members o ON o.group_id = m.group_id
-    WHERE m.user_id = ? AND o.user_id <> ?`,
+  `SELECT id FROM (
+     SELECT peer_id AS id FROM direct_conversations WHERE user_id = ?
+     UNION
+     SELECT o.user_id FROM group_members m JOIN group_members o ON o.group_id = m.group_id
+      WHERE m.user_id = ? AND o.user_id <> ?
+     UNION
+     SELECT user_b FROM friendships WHERE user_a = ?
+     UNION
+     SELECT user_a FROM friendships WHERE user_b = ?
+   )
+   WHERE id NOT IN (SELECT blocked_id FROM blocks WHERE blocker_id = ?)
+     AND id NOT IN (SELECT blocker_id FROM blocks WHERE blocked_id = ?)`,
 );
 const groupsSql = sql<{ group_id: string }>('SELECT group_id FROM group_members WHERE user_id = ?');
 
@@ -24,7 +34,7 @@ export async function sessionState(
   userId: string,
 ): Promise<{ audiences: Audience[]; contacts: string[] }> {
   const groups = await tx.all(groupsSql, userId);
-  const contacts = await tx.all(contactsSql, userId, userId, userId);
+  const contacts = await tx.all(contactsSql, userId, userId, userId, userId, userId, userId, userId);
   return { audiences: groups.map((g) => audience.group(g.group_id)), contacts: contacts.map((c) => c.id) };
 }
 
@@ -38,6 +48,8 @@ export function contactsMadeBy(userId: string, change: Change): readonly string[
       if (to.id === userId) return [from.id];
       return from.id === userId ? [to.id] : NONE;
     }
+    case 'friendship_changed':
+      return change.added ? [change.friend.id] : NONE;
     case 'group_joined':
       return change.group.members.filter((m) => m.id !== userId).map((m) => m.id);
     default:

@@ -5,6 +5,7 @@ import { audience } from '../../realtime/audiences';
 import { sql, type Tx } from '../../realtime/transaction';
 import type { ParticipationCheck } from '../../realtime/registry';
 import type { UserRefs } from '../users';
+import { isBlockedEitherWay } from '../friends';
 import { checkDirectLimits } from './direct-limits';
 import { toDirectMessage, toGroupMessage, type DirectMessageRow, type GroupMessageRow } from './mappers';
 
@@ -100,6 +101,8 @@ export async function storeDirectMessage(
   const replyTo = input.replyTo ?? null;
   if (replyTo !== null && (await tx.first(directByIdSql, replyTo))?.pair !== pair)
     throw new Refusal('unknownMessage', 400);
+  // A block either way: refused with a neutral text that does not say who blocked whom (one indexed read).
+  if (await isBlockedEitherWay(tx, fromUserId, to.id)) throw new Refusal('cannotMessage', 403);
   const { starts } = await checkDirectLimits(tx, fromUserId, to, participation);
 
   const row: DirectMessageRow = {

@@ -13,6 +13,7 @@ import * as m0011 from './0011_reject_codes';
 import * as m0012 from './0012_confession_posted_seq';
 import * as m0013 from './0013_colleges';
 import * as m0014 from './0014_documents';
+import * as m0015 from './0015_friends';
 
 interface MigrationModule {
   up: Migration['up'];
@@ -46,6 +47,7 @@ const modules: Record<string, MigrationModule> = {
   '0012_confession_posted_seq': m0012,
   '0013_colleges': m0013,
   '0014_documents': m0014,
+  '0015_friends': m0015,
 };
 
 export const migrations: Record<string, Migration> = Object.fromEntries(

@@ -1,0 +1,91 @@
+import { Hono } from 'hono';
+import {
+  blockBodySchema,
+  FRIEND_SERVER_MSG,
+  sendFriendRequestBodySchema,
+  type BlockedUser,
+  type Friend,
+  type FriendRequest,
+} from '@campus/protocol';
+import type { AppDeps } from '../../lib/deps';
+import { fullAccessOnly } from '../../lib/auth/access';
+import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
+import { HttpError } from '../../lib/http-error';
+import { readId } from '../../lib/http/request';
+import { RateLimiter } from '../../lib/rate-limit';
+import { readBody } from '../../lib/validate';
+import { toUserRef } from '../users';
+import { blockUser, unblockUser } from './blocks';
+import { blocksSql, friendsSql, incomingRequestsSql } from './repo';
+import { decideFriendRequest, sendFriendRequest, toFriendRequest, unfriend } from './requests';
+
+/** Per user: far more requests an hour than anyone sends by hand; a bot walking the directory stops here. */
+export const FRIEND_REQUEST_RATE = { limit: 30, windowMs: 60 * 60_000 };
+
+/**
+ * Friends, friend requests and blocks under /api/users. Mounted at /api BEFORE the directory
+ * (/api/users/:userId): each route authenticates itself, so nothing here runs for the directory's paths.
+ * Sending a request takes part (the access policy); answering one, unfriending and blocking are open to
+ * every account, like answering a message, and a limited account must be able to protect itself.
+ */
+export function friendRoutes(deps: AppDeps) {
+  const auth = requireUser(deps);
+  const participates = fullAccessOnly(deps.config.verificationPolicy);
+  const sends = new RateLimiter(FRIEND_REQUEST_RATE, deps.now);
+  const requestNotFound = () => new HttpError(404, FRIEND_SERVER_MSG.requestNotFound);
+  const userNotFound = () => new HttpError(404, FRIEND_SERVER_MSG.userNotFound);
+  const commit = deps.transactor.commit.bind(deps.transactor);
+
+  async function decide(userId: string, id: string, decision: 'accept' | 'reject') {
+    await commit((tx) => decideFriendRequest(tx, deps, userId, id, decision));
+    return { message: decision === 'accept' ? FRIEND_SERVER_MSG.accepted : FRIEND_SERVER_MSG.rejected };
+  }
+
+  return new Hono<AuthEnv>()
+    .post('/users/friends/requests', auth, participates, async (c) => {
+      const userId = c.get('user').id;
+      const { to } = await readBody(c, sendFriendRequestBodySchema);
+      sends.consume(userId, FRIEND_SERVER_MSG.tooMany);
+      return c.json(await commit((tx) => sendFriendRequest(tx, deps, userId, to)));
+    })
+    .get('/users/friends/requests', auth, async (c) => {
+      const rows = await deps.transactor.read((tx) => tx.all(incomingRequestsSql, c.get('user').id));
+      const list: FriendRequest[] = rows.map((r) => toFriendRequest(r, toUserRef({ ...r, id: r.sender_id })));
+      return c.json(list);
+    })
+    .put('/users/friends/requests/:id/accept', auth, async (c) =>
+      c.json(await decide(c.get('user').id, readId(c, 'id', requestNotFound()), 'accept')),
+    )
+    .put('/users/friends/requests/:id/reject', auth, async (c) =>
+      c.json(await decide(c.get('user').id, readId(c, 'id', requestNotFound()), 'reject')),
+    )
+    .get('/users/friends', auth, async (c) => {
+      const userId = c.get('user').id;
+      const rows = await deps.transactor.read((tx) => tx.all(friendsSql, userId, userId));
+      const list: Friend[] = rows.map((r) => ({ ...toUserRef(r), online: deps.realtime.isOnline(r.id) }));
+      return c.json(list);
+    })
+    .delete('/users/friends/:userId', auth, async (c) => {
+      const userId = c.get('user').id;
+      const friendId = readId(c, 'userId', userNotFound());
+      await commit((tx) => unfriend(tx, deps, userId, friendId));
+      return c.json({ message: FRIEND_SERVER_MSG.removed });
+    })
+    .get('/users/blocks', auth, async (c) => {
+      const rows = await deps.transactor.read((tx) => tx.all(blocksSql, c.get('user').id));
+      const list: BlockedUser[] = rows.map((r) => ({ user: toUserRef(r), blockedAt: r.created_at }));
+      return c.json(list);
+    })
+    .post('/users/blocks', auth, async (c) => {
+      const userId = c.get('user').id;
+      const body = await readBody(c, blockBodySchema);
+      await commit((tx) => blockUser(tx, deps, userId, body.userId));
+      return c.json({ message: FRIEND_SERVER_MSG.blocked });
+    })
+    .delete('/users/blocks/:userId', auth, async (c) => {
+      const userId = c.get('user').id;
+      const blockedId = readId(c, 'userId', userNotFound());
+      await commit((tx) => unblockUser(tx, deps, userId, blockedId));
+      return c.json({ message: FRIEND_SERVER_MSG.unblocked });
+    });
+}

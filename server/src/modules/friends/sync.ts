@@ -1,0 +1,41 @@
+import type { AppDeps } from '../../lib/deps';
+import type { ChangeHooks, MutationHandlers } from '../../realtime/registry';
+import { blockUser, unblockUser } from './blocks';
+import { decideFriendRequest } from './requests';
+
+/**
+ * The friends feature's entries in the engine's tables (server/src/features.ts): the writes a device may
+ * queue offline. All `open`: answering a request someone sent is like answering a message, and blocking
+ * protects the user, which an account waiting for verification must be able to do too. Sending a request
+ * is REST only and takes part (routes.ts).
+ */
+export function friendMutationHandlers(
+  deps: AppDeps,
+): Pick<MutationHandlers, 'decide_friend_request' | 'block_user' | 'unblock_user'> {
+  return {
+    decide_friend_request: {
+      access: 'open',
+      apply: (tx, frame, actor) =>
+        decideFriendRequest(tx, deps, actor.userId, frame.requestId, frame.decision),
+    },
+    block_user: {
+      access: 'open',
+      apply: (tx, frame, actor) => blockUser(tx, deps, actor.userId, frame.userId),
+    },
+    unblock_user: {
+      access: 'open',
+      apply: (tx, frame, actor) => unblockUser(tx, deps, actor.userId, frame.userId),
+    },
+  };
+}
+
+/** Nothing happens on a connection when these arrive: the client applies them. */
+export const friendChangeHooks: Pick<
+  ChangeHooks,
+  'friend_request_received' | 'friend_request_updated' | 'friendship_changed' | 'block_changed'
+> = {
+  friend_request_received: {},
+  friend_request_updated: {},
+  friendship_changed: {},
+  block_changed: {},
+};

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FRIEND_MSG, REALTIME_ERRORS, type BlockedUser, type FriendRequest } from '@campus/protocol';
+import { startTestServer, type TestServer } from './support/test-server';
+import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
+
+/**
+ * Issue 12, blocking: a block either way stops direct messages, friend requests, presence and typing; the
+ * blocked user is never told (no change reaches them, and their refusals read the same as the blocker's);
+ * unblocking restores messages, presence and typing at once.
+ */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ realtime: { onlineCountEveryMs: 50 } });
+});
+afterAll(() => server.close());
+
+const dm = (client: WsClient, to: TestUser, content = 'hello') =>
+  client.mutate({ type: 'send_message', id: randomUUID(), to: to.id, content });
+const outcome = (client: WsClient, mid: number) =>
+  client.waitFor((f) => (f.type === 'ack' || f.type === 'message_error') && f.mid === mid);
+const typingFrom = (user: TestUser) => (f: Frame) => f.type === 'peer_typing' && f.fromUserId === user.id;
+const about = (user: TestUser) => (f: Frame) =>
+  (f.type === 'user_online' || f.type === 'user_offline') && f.userId === user.id;
+
+/** Two students who have written to each other (contacts), both online. */
+async function pair(a: string, b: string) {
+  const ann = await createUser(server, a);
+  const bob = await createUser(server, b);
+  const annWs = await WsClient.connect(server, ann);
+  const bobWs = await WsClient.connect(server, bob);
+  expect(await outcome(bobWs, dm(bobWs, ann))).toMatchObject({ type: 'ack' });
+  expect(await outcome(annWs, dm(annWs, bob))).toMatchObject({ type: 'ack' });
+  return { ann, bob, annWs, bobWs };
+}
+
+describe('blocking', () => {
+  it('stops messages, requests, presence and typing both ways, and the blocked user is not told', async () => {
+    const { ann, bob, annWs, bobWs } = await pair('Ann', 'Bob');
+    // Bob has a request to Ann pending when she blocks him.
+    const bobFrom = bobWs.frames.length;
+    await server.post('/api/users/friends/requests', { to: ann.id }, bob.token);
+
+    const blocked = await server.post('/api/users/blocks', { userId: bob.id }, ann.token);
+    expect(blocked.status).toBe(200);
+    expect(await annWs.waitFor((f) => f.type === 'block_changed')).toMatchObject({
+      blocked: true,
+      user: { id: bob.id, firstName: 'Bob' },
+    });
+    // Bob's pending request was withdrawn on Ann's side.
+    expect(await annWs.waitFor((f) => f.type === 'friend_request_updated')).toMatchObject({
+      status: 'cancelled',
+    });
+    const blocks = (await server.get('/api/users/blocks', ann.token)).body as unknown as BlockedUser[];
+    expect(blocks.map((b) => b.user.id)).toEqual([bob.id]);
+    expect((await server.get('/api/users/blocks', bob.token)).body).toEqual([]);
+    expect((await server.get('/api/users/friends/requests', ann.token)).body).toEqual([]);
+
+    // Messages both ways: refused with the same neutral words.
+    for (const [client, to] of [
+      [bobWs, ann],
+      [annWs, bob],
+    ] as const) {
+      expect(await outcome(client, dm(client, to))).toMatchObject({
+        type: 'message_error',
+        code: 'cannotMessage',
+        error: REALTIME_ERRORS.cannotMessage,
+      });
+    }
+    // A friend request from the blocked user reads as sent and reaches nobody.
+    const request = await server.post('/api/users/friends/requests', { to: ann.id }, bob.token);
+    expect(request.body).toEqual({ message: FRIEND_MSG.sent, outcome: 'sent' });
+    expect((await server.get('/api/users/friends/requests', ann.token)).body).toEqual([]);
+    // And the blocker's own request is not sent either.
+    await server.post('/api/users/friends/requests', { to: bob.id }, ann.token);
+    expect(
+      (await server.get('/api/users/friends/requests', bob.token)).body as unknown as FriendRequest[],
+    ).toEqual([]);
+
+    // Typing, live, both ways: dropped.
+    bobWs.send({ type: 'typing', roomId: ann.id });
+    annWs.send({ type: 'typing', roomId: bob.id });
+    // Presence: Bob comes and goes, Ann hears nothing; Ann's new device does not list Bob, Bob's does not list Ann.
+    const annFrom = annWs.frames.length;
+    const bob2 = await WsClient.connect(server, bob);
+    expect(bob2.of('online_users_list')[0]).toEqual({ type: 'online_users_list', userIds: [] });
+    const ann2 = await WsClient.connect(server, ann);
+    expect(ann2.of('online_users_list')[0]).toEqual({ type: 'online_users_list', userIds: [] });
+    bob2.send({ type: 'join_chat', peerId: ann.id });
+    bobWs.close();
+    bob2.close();
+    await WsClient.settle(250);
+    expect(annWs.frames.slice(annFrom).filter(about(bob))).toEqual([]);
+    expect(ann2.frames.filter(about(bob))).toEqual([]);
+    expect(annWs.frames.filter(typingFrom(bob))).toEqual([]);
+    expect(bobWs.frames.filter(typingFrom(ann))).toEqual([]);
+    // Ann leaves: Bob's new connection hears nothing of it.
+    const bob3 = await WsClient.connect(server, bob);
+    annWs.close();
+    ann2.close();
+    await WsClient.settle(250);
+    expect(bob3.frames.filter(about(ann))).toEqual([]);
+    // Nor does her profile tell him when she was last here (the directory's contact rule), both ways.
+    expect((await server.get(`/api/users/${ann.id}`, bob.token)).body).toMatchObject({ lastActiveAt: null });
+    expect((await server.get(`/api/users/${bob.id}`, ann.token)).body).toMatchObject({ lastActiveAt: null });
+    // Bob was never told: no block change, and nothing about Ann's side reached him.
+    const told = [...bobWs.frames.slice(bobFrom), ...bob2.frames, ...bob3.frames].filter((f) =>
+      ['block_changed', 'friend_request_updated', 'friendship_changed'].includes(f.type),
+    );
+    expect(told).toEqual([]);
+    bob3.close();
+  });
+
+  it('blocking through the outbox ends a friendship (told to the blocker only); unblocking restores messages, presence and typing at once', async () => {
+    const { ann, bob, annWs, bobWs } = await pair('Cai', 'Dee');
+    await server.post('/api/users/friends/requests', { to: bob.id }, ann.token);
+    const [request] = (await server.get('/api/users/friends/requests', bob.token))
+      .body as unknown as FriendRequest[];
+    await server.call('PUT', `/api/users/friends/requests/${request!.id}/accept`, undefined, bob.token);
+    await bobWs.waitFor((f) => f.type === 'friendship_changed');
+    const bobFrom = bobWs.frames.length;
+
+    const mid = annWs.mutate({ type: 'block_user', userId: bob.id });
+    expect(await outcome(annWs, mid)).toMatchObject({ type: 'ack' });
+    expect(await annWs.waitFor((f) => f.type === 'friendship_changed' && f.added === false)).toMatchObject({
+      friend: { id: bob.id },
+    });
+    expect((await server.get('/api/users/friends', ann.token)).body).toEqual([]);
+    expect(await outcome(bobWs, dm(bobWs, ann))).toMatchObject({ code: 'cannotMessage' });
+    await WsClient.settle();
+    const changes = ['block_changed', 'friendship_changed', 'friend_request_updated'];
+    expect(bobWs.frames.slice(bobFrom).filter((f) => changes.includes(f.type))).toEqual([]);
+
+    const [annAt, bobAt] = [annWs.frames.length, bobWs.frames.length];
+    const unblock = annWs.mutate({ type: 'unblock_user', userId: bob.id });
+    expect(await outcome(annWs, unblock)).toMatchObject({ type: 'ack' });
+    expect(await annWs.waitFor((f) => f.type === 'block_changed' && f.blocked === false)).toBeTruthy();
+    // Contacts again on the open connections: each hears the other is online, and typing flows.
+    await annWs.waitFor((f) => f.type === 'user_online' && f.userId === bob.id, annAt);
+    await bobWs.waitFor((f) => f.type === 'user_online' && f.userId === ann.id, bobAt);
+    bobWs.send({ type: 'typing', roomId: ann.id });
+    await annWs.waitFor(typingFrom(bob), annAt);
+    expect(await outcome(bobWs, dm(bobWs, ann))).toMatchObject({ type: 'ack' });
+    expect((await server.get('/api/users/blocks', ann.token)).body).toEqual([]);
+    // And on a new sign-in.
+    const ann2 = await WsClient.connect(server, ann);
+    expect(ann2.of('online_users_list')[0]).toEqual({ type: 'online_users_list', userIds: [bob.id] });
+    annWs.close();
+    ann2.close();
+    await bobWs.waitFor((f) => f.type === 'user_offline' && f.userId === ann.id);
+    expect((await server.get(`/api/users/${ann.id}`, bob.token)).body).toMatchObject({
+      lastActiveAt: expect.any(String) as unknown,
+    });
+    bobWs.close();
+  });
+
+  it('a limited account may block; blocking oneself is 400, an unknown user 404', async () => {
+    const eli = await createUser(server, 'Eli', 'pending_submission');
+    const fin = await createUser(server, 'Fin');
+    expect((await server.post('/api/users/blocks', { userId: fin.id }, eli.token)).status).toBe(200);
+    expect((await server.post('/api/users/blocks', { userId: eli.id }, eli.token)).status).toBe(400);
+    const unknown = await server.post('/api/users/blocks', { userId: randomUUID() }, eli.token);
+    expect(unknown.status).toBe(404);
+    expect((await server.call('DELETE', `/api/users/blocks/${fin.id}`, undefined, eli.token)).status).toBe(
+      200,
+    );
+  });
+});
