@@ -7,6 +7,7 @@ import { ConfessionsPage } from '../src/features/confessions/ConfessionsPage';
 import { CreateGroupPage } from '../src/features/create-group/CreateGroupPage';
 import { GroupChatPage } from '../src/features/group-chat/GroupChatPage';
 import * as screens from '../src/features/pages/screens';
+import { FriendsPage } from '../src/features/friends/FriendsPage';
 import { ProfilePage } from '../src/features/profile/ProfilePage';
 import { AppShell } from '../src/features/shell/AppShell';
 import { TalkPage } from '../src/features/talk/TalkPage';
@@ -33,6 +34,7 @@ export const PROFILE = eager(ProfilePage);
 export const UPLOAD = eager(UploadDocumentPage);
 export const ADMIN = eager(AdminDocumentsPage);
 export const ADMIN_COLLEGES = eager(AdminCollegesPage);
+export const FRIENDS = eager(FriendsPage);
 export const PLACEHOLDERS: typeof LazyRoutes.PLACEHOLDERS = {
   randomTalkOptions: eager(screens.RandomTalkOptionsPage),
   randomAudio: eager(screens.RandomAudioPage),
@@ -40,7 +42,6 @@ export const PLACEHOLDERS: typeof LazyRoutes.PLACEHOLDERS = {
   randomChat: eager(screens.RandomChatPage),
   focusedTalk: eager(screens.FocusedTalkPage),
   focusedTalkOptions: eager(screens.FocusedTalkOptionsPage),
-  friends: eager(screens.FriendsPage),
   callHistory: eager(screens.CallHistoryPage),
   call: eager(screens.CallPage),
 };

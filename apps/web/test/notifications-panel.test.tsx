@@ -259,12 +259,19 @@ describe('clicking a notification', () => {
     expect(location()).toBe('/confessions?confessionId=c-1');
   });
 
-  it('only closes the panel for a friend request', async () => {
+  it('opens the friend requests modal over the current screen for a friend request', async () => {
     mockServer({
       'GET /api/notifications': () =>
         list([notification({ id: 'n-9', type: 'friend_request', title: 'Friend request', data: {} })]),
     });
-    renderBell();
+    const db = renderBell();
+    await db.friendRequests.put({
+      _id: 'r-1',
+      id: 'r-1',
+      status: 'pending',
+      from: { id: 'u-sam', firstName: 'Sam', lastName: 'Lee', profilePictureUrl: null },
+      createdAt: '2026-11-20T10:00:00.000Z',
+    });
     fireEvent.click(bell());
     // The list settles first (the refresh answered and its rows came back from the cache), so the click
     // lands on the row the panel shows rather than on one the refresh is replacing.
@@ -273,8 +280,11 @@ describe('clicking a notification', () => {
       return screen.getByRole('button', { name: /Friend request/ });
     });
     fireEvent.click(item);
-    expect(screen.queryByRole('dialog')).toBeNull();
+    const modal = await screen.findByRole('dialog', { name: 'Friend requests' });
+    expect(await within(modal).findByText('Sam Lee')).toBeTruthy();
     expect(location()).toBe('/talk');
+    fireEvent.click(within(modal).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(bell());
   });
 });

@@ -11,6 +11,7 @@ import {
   CONFESSIONS,
   CREATE_GROUP,
   GROUP,
+  FRIENDS,
   PLACEHOLDERS as P,
   PROFILE,
   SHELL,
@@ -75,7 +76,7 @@ export function AppRoutes() {
             <Route path="/random-chat" element={page(P.randomChat.Screen)} />
             <Route path="/focused-talk" element={page(P.focusedTalk.Screen)} />
             <Route path="/focused-talk-options" element={page(P.focusedTalkOptions.Screen)} />
-            <Route path="/friends" element={page(P.friends.Screen)} />
+            <Route path="/friends" element={page(FRIENDS.Screen)} />
             <Route path="/confessions" element={page(CONFESSIONS.Screen)} />
             <Route path="/call-history" element={page(P.callHistory.Screen)} />
             <Route path="/profile" element={page(PROFILE.Screen)} />

@@ -82,11 +82,14 @@ export const UPLOAD = route(() =>
 export const ADMIN = route(() =>
   import('../features/admin/AdminDocumentsPage').then((m) => ({ default: m.AdminDocumentsPage })),
 );
+export const FRIENDS = route(() =>
+  import('../features/friends/FriendsPage').then((m) => ({ default: m.FriendsPage })),
+);
 export const ADMIN_COLLEGES = route(() =>
   import('../features/admin/colleges/AdminCollegesPage').then((m) => ({ default: m.AdminCollegesPage })),
 );
 
-/** The screens still to come (calls, random and focused talk, friends) share one small chunk. */
+/** The screens still to come (calls, random and focused talk) share one small chunk. */
 const placeholder = (name: keyof typeof Placeholders) =>
   route(() => import('../features/pages/screens').then((m) => ({ default: m[name] })));
 export const PLACEHOLDERS = {
@@ -96,7 +99,6 @@ export const PLACEHOLDERS = {
   randomChat: placeholder('RandomChatPage'),
   focusedTalk: placeholder('FocusedTalkPage'),
   focusedTalkOptions: placeholder('FocusedTalkOptionsPage'),
-  friends: placeholder('FriendsPage'),
   callHistory: placeholder('CallHistoryPage'),
   call: placeholder('CallPage'),
 } satisfies Record<string, LazyRoute>;
@@ -108,6 +110,7 @@ const SIGNED_IN_PAGES: [RegExp, LazyRoute][] = [
   [/^\/create-group\/?$/, CREATE_GROUP],
   [/^\/confessions\/?$/, CONFESSIONS],
   [/^\/profile\/?$/, PROFILE],
+  [/^\/friends\/?$/, FRIENDS],
   [/^\/upload-document\/?$/, UPLOAD],
   [/^\/admin\/colleges\/?$/, ADMIN_COLLEGES],
   [/^\/admin\//, ADMIN],

@@ -2,11 +2,12 @@ import { Link } from 'react-router-dom';
 import { lastActiveText, UNKNOWN_USER } from '@campus/protocol';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
+import { ChatFriendActions } from '../friends/ChatFriendActions';
 import { useSyncState } from '../sync/sync-context';
 import type { ChatPartner } from './useChatPartner';
 import { useNow } from './useNow';
 
-/** Back to Talk, the partner, and 'typing...' or when they were last active. */
+/** Back to Talk, the partner, 'typing...' or when they were last active, and Add Friend / Block. */
 export function ChatHeader({
   partnerId,
   partner,
@@ -35,6 +36,7 @@ export function ChatHeader({
           {isTyping ? <span className="chat-header__typing">typing...</span> : activity}
         </p>
       </div>
+      {partner ? <ChatFriendActions partner={partner.ref} /> : null}
     </header>
   );
 }

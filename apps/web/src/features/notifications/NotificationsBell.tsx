@@ -2,6 +2,7 @@ import { useCallback, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { formatBadgeCount, notificationUrl, type AppNotification } from '@campus/protocol';
 import { Icon } from '../../components/Icon';
+import { FriendRequestsModal } from '../friends/FriendRequestsModal';
 import { usePushNotifications } from '../push/usePushNotifications';
 import { NotificationsPanel } from './NotificationsPanel';
 import { useNotificationAlerts } from './useNotificationAlerts';
@@ -15,6 +16,7 @@ export function NotificationsBell() {
   const navigate = useNavigate();
   const bellRef = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(false);
+  const [requestsOpen, setRequestsOpen] = useState(false);
   const notifications = useNotifications();
   const push = usePushNotifications();
   useNotificationAlerts(notifications.items);
@@ -34,8 +36,12 @@ export function NotificationsBell() {
 
   const select = (notification: AppNotification) => {
     markRead(notification);
-    // A friend request only closes the panel (the friend-requests modal comes with the friends feature).
-    if (notification.type === 'friend_request') return close();
+    // A friend request opens the modal over the current screen instead of leaving it for Talk.
+    if (notification.type === 'friend_request') {
+      close(false);
+      setRequestsOpen(true);
+      return;
+    }
     close(false);
     void navigate(notificationUrl(notification));
   };
@@ -70,6 +76,14 @@ export function NotificationsBell() {
           onSelect={select}
           onClose={close}
           onEnablePush={push.canEnable ? push.enable : undefined}
+        />
+      ) : null}
+      {requestsOpen ? (
+        <FriendRequestsModal
+          onClose={() => {
+            setRequestsOpen(false);
+            bellRef.current?.focus();
+          }}
         />
       ) : null}
     </div>

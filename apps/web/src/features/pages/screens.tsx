@@ -31,9 +31,6 @@ export const FocusedTalkOptionsPage = () => (
     purpose="Choose who you would like to meet."
   />
 );
-export const FriendsPage = () => (
-  <PlaceholderPage title="Friends" icon="users" purpose="The students you are friends with." />
-);
 export const CallHistoryPage = () => (
   <PlaceholderPage title="Call history" icon="chat" purpose="Your recent audio and video calls." />
 );

@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { LogoutButton } from '../session/LogoutButton';
 import { useSignedInUser } from '../session/session-context';
+import { BlockedUsers } from './BlockedUsers';
 import { ProfileDetails } from './ProfileDetails';
 import { ProfileEditor } from './ProfileEditor';
 import { ProfileSummary } from './ProfileSummary';
@@ -76,7 +77,10 @@ export function ProfilePage() {
           }}
         />
       ) : (
-        <ProfileDetails user={user} />
+        <>
+          <ProfileDetails user={user} />
+          <BlockedUsers />
+        </>
       )}
       <div className="page__actions page__actions--end">
         <LogoutButton />

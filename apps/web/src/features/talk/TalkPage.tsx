@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Icon } from '../../components/Icon';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { FriendRequestsLink } from '../friends/FriendRequestsLink';
 import { useSyncState } from '../sync/sync-context';
 import { ConversationList } from './ConversationList';
 import { NewChatDialog } from './NewChatDialog';
@@ -74,6 +75,7 @@ export function TalkPage() {
 
       <TalkTips />
       {newChatOpen ? <NewChatDialog onClose={() => setNewChatOpen(false)} /> : null}
+      <FriendRequestsLink />
     </section>
   );
 }
