@@ -36,6 +36,7 @@ describe('database lifecycle', () => {
     const tables = async () => (await db.introspection.getTables()).map((t) => t.name).sort();
     expect(await tables()).toEqual([
       'attachments',
+      'blocks',
       'change_audience',
       'change_log',
       'college_catalog_version',
@@ -52,6 +53,8 @@ describe('database lifecycle', () => {
       'direct_messages',
       'document_decisions',
       'documents',
+      'friend_requests',
+      'friendships',
       'group_members',
       'group_messages',
       'group_notes_updates',
