@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRIEND_MSG, REALTIME_ERRORS, type BlockedUser, type FriendRequest } from '@campus/protocol';
+import { BLOCK_RATE } from '../src/modules/friends';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
 
@@ -35,6 +36,34 @@ async function pair(a: string, b: string) {
 }
 
 describe('blocking', () => {
+  it('limits blocks and unblocks per user (429)', async () => {
+    const { ann, bob } = await pair('Cy', 'Di');
+    for (let i = 0; i < BLOCK_RATE.limit / 2; i++) {
+      expect((await server.post('/api/users/blocks', { userId: bob.id }, ann.token)).status).toBe(200);
+      expect((await server.call('DELETE', `/api/users/blocks/${bob.id}`, undefined, ann.token)).status).toBe(
+        200,
+      );
+    }
+    expect((await server.post('/api/users/blocks', { userId: bob.id }, ann.token)).status).toBe(429);
+  });
+
+  it("a request withdrawn by its sender's block reads as gone to the recipient (404, not 'decided')", async () => {
+    const { ann, bob } = await pair('Ana', 'Ben');
+    await server.post('/api/users/friends/requests', { to: bob.id }, ann.token);
+    const incoming = (await server.get('/api/users/friends/requests', bob.token)).body as unknown as {
+      id: string;
+    }[];
+    expect(incoming).toHaveLength(1);
+    expect((await server.post('/api/users/blocks', { userId: bob.id }, ann.token)).status).toBe(200);
+    const accept = await server.call(
+      'PUT',
+      `/api/users/friends/requests/${incoming[0]!.id}/accept`,
+      undefined,
+      bob.token,
+    );
+    expect(accept.status).toBe(404);
+  });
+
   it('stops messages, requests, presence and typing both ways, and the blocked user is not told', async () => {
     const { ann, bob, annWs, bobWs } = await pair('Ann', 'Bob');
     // Bob has a request to Ann pending when she blocks him.

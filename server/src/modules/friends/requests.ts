@@ -124,6 +124,9 @@ export async function decideFriendRequest(
   const status = decision === 'accept' ? 'accepted' : 'rejected';
   if (row.status !== 'pending') {
     if (row.status === status) return;
+    // Withdrawn by a block: the recipient was never told, so it reads as gone, not as decided (a 409 would
+    // hint at the block and keep the request on their device after the rollback).
+    if (row.status === 'cancelled') throw new Refusal('notFound', 404, FRIEND_SERVER_MSG.requestNotFound);
     throw new Refusal('conflict', 409, FRIEND_SERVER_MSG.requestDecided);
   }
   // Accepting needs both cards; the sender may have been deleted since (cascade removes the row, but check).

@@ -21,6 +21,8 @@ import { decideFriendRequest, sendFriendRequest, toFriendRequest, unfriend } fro
 
 /** Per user: far more requests an hour than anyone sends by hand; a bot walking the directory stops here. */
 export const FRIEND_REQUEST_RATE = { limit: 30, windowMs: 60 * 60_000 };
+/** Blocks and unblocks per user: each one rewrites contacts on every live connection of both people. */
+export const BLOCK_RATE = { limit: 60, windowMs: 60 * 60_000 };
 
 /**
  * Friends, friend requests and blocks under /api/users. Mounted at /api BEFORE the directory
@@ -32,6 +34,7 @@ export function friendRoutes(deps: AppDeps) {
   const auth = requireUser(deps);
   const participates = fullAccessOnly(deps.config.verificationPolicy);
   const sends = new RateLimiter(FRIEND_REQUEST_RATE, deps.now);
+  const blockChanges = new RateLimiter(BLOCK_RATE, deps.now);
   const requestNotFound = () => new HttpError(404, FRIEND_SERVER_MSG.requestNotFound);
   const userNotFound = () => new HttpError(404, FRIEND_SERVER_MSG.userNotFound);
   const commit = deps.transactor.commit.bind(deps.transactor);
@@ -79,12 +82,14 @@ export function friendRoutes(deps: AppDeps) {
     .post('/users/blocks', auth, async (c) => {
       const userId = c.get('user').id;
       const body = await readBody(c, blockBodySchema);
+      blockChanges.consume(userId);
       await commit((tx) => blockUser(tx, deps, userId, body.userId));
       return c.json({ message: FRIEND_SERVER_MSG.blocked });
     })
     .delete('/users/blocks/:userId', auth, async (c) => {
       const userId = c.get('user').id;
       const blockedId = readId(c, 'userId', userNotFound());
+      blockChanges.consume(userId);
       await commit((tx) => unblockUser(tx, deps, userId, blockedId));
       return c.json({ message: FRIEND_SERVER_MSG.unblocked });
     });
