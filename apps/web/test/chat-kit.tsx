@@ -1,7 +1,7 @@
 // liveQuery does nothing without a global indexedDB (Dexie checks it), so install fake-indexeddb's first.
 import 'fake-indexeddb/auto';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { render } from '@testing-library/react';
+import { render, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { DirectMessage, GroupMessage, MessageErrorFrame, UserRef } from '@campus/protocol';
 import {
@@ -77,7 +77,14 @@ export class FakeSyncClient implements SyncClient {
     this.errorListeners.add(listener);
     return () => this.errorListeners.delete(listener);
   }
-  emitError(frame: MessageErrorFrame): void {
+  /**
+   * Delivers a refusal once the screen listens: a render that React committed outside act (a live query
+   * resolving) runs its subscribing effect a little later, so emitting at once could reach nobody.
+   */
+  async emitError(frame: MessageErrorFrame): Promise<void> {
+    await waitFor(() => {
+      if (this.errorListeners.size === 0) throw new Error('nothing listens for message_error yet');
+    });
     this.errorListeners.forEach((listener) => listener(frame));
   }
   callsOf(method: string): unknown[][] {

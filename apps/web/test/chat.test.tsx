@@ -117,13 +117,13 @@ describe('direct chat messages', () => {
     const client = new FakeSyncClient();
     await seedPartner(client);
     await openChat(client);
-    client.emitError({
+    await client.emitError({
       type: 'message_error',
       code: 'unknownUser',
       error: 'That user does not exist.',
       context: 'join_chat',
     });
-    client.emitError({
+    await client.emitError({
       type: 'message_error',
       code: 'invalid',
       error: 'Rejected write',
@@ -131,7 +131,7 @@ describe('direct chat messages', () => {
       deviceId: 'd',
       mid: 3,
     });
-    client.emitError({
+    await client.emitError({
       type: 'message_error',
       code: 'invalid',
       error: 'Other group',
@@ -147,7 +147,7 @@ describe('direct chat messages', () => {
     const client = new FakeSyncClient();
     await seedPartner(client);
     await openChat(client);
-    client.emitError({
+    await client.emitError({
       type: 'message_error',
       code: 'unknownMessage',
       error: 'Message not found.',
@@ -156,7 +156,7 @@ describe('direct chat messages', () => {
       mid: 4,
     });
     expect((await screen.findByRole('alert')).textContent).toBe('Message not found.');
-    client.emitError({
+    await client.emitError({
       type: 'message_error',
       code: 'rateLimited',
       error: 'Too many requests.',

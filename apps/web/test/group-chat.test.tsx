@@ -155,20 +155,20 @@ describe('group chat', () => {
     const client = new FakeSyncClient();
     await client.db.groups.put(group);
     await openGroup(client);
-    client.emitError({
+    await client.emitError({
       type: 'message_error',
       code: 'invalid',
       error: 'Direct problem',
       context: 'join_chat',
     });
-    client.emitError({
+    await client.emitError({
       type: 'message_error',
       code: 'invalid',
       error: 'Other group',
       context: 'group',
       groupId: 'g-other',
     });
-    client.emitError({
+    await client.emitError({
       type: 'message_error',
       code: 'notGroupMember',
       error: 'You are not a member of this group.',

@@ -101,7 +101,7 @@ describe('refusals by the access policy', () => {
     const failure = reason.closest('.message__failure') as HTMLElement;
     expect(linkIn(failure).textContent).toBe('Upload your student ID');
 
-    act(() =>
+    await act(() =>
       client.emitError({
         type: 'message_error',
         code: 'verificationRequired',
