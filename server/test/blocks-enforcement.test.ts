@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FRIEND_MSG, REALTIME_ERRORS, type BlockedUser, type FriendRequest } from '@campus/protocol';
+import { FRIEND_SERVER_MSG, REALTIME_ERRORS, type BlockedUser, type FriendRequest } from '@campus/protocol';
 import { BLOCK_RATE } from '../src/modules/friends';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
@@ -96,9 +96,10 @@ describe('blocking', () => {
         error: REALTIME_ERRORS.cannotMessage,
       });
     }
-    // A friend request from the blocked user reads as sent and reaches nobody.
+    // Bob asks again: his request reads as still pending, as it would had Ann just not answered, and
+    // reaches nobody.
     const request = await server.post('/api/users/friends/requests', { to: ann.id }, bob.token);
-    expect(request.body).toEqual({ message: FRIEND_MSG.sent, outcome: 'sent' });
+    expect(request.body).toEqual({ message: FRIEND_SERVER_MSG.alreadySent, outcome: 'alreadySent' });
     expect((await server.get('/api/users/friends/requests', ann.token)).body).toEqual([]);
     // And the blocker's own request is not sent either.
     await server.post('/api/users/friends/requests', { to: bob.id }, ann.token);
@@ -181,6 +182,77 @@ describe('blocking', () => {
       lastActiveAt: expect.any(String) as unknown,
     });
     bobWs.close();
+  });
+
+  it('a blocked sender asking twice is answered as an unblocked one is; the blocker sees nothing until the block is lifted', async () => {
+    const gia = await createUser(server, 'Gia');
+    const hal = await createUser(server, 'Hal');
+    const ivy = await createUser(server, 'Ivy');
+    const send = (from: TestUser, to: TestUser) =>
+      server.post('/api/users/friends/requests', { to: to.id }, from.token).then((r) => r.body);
+    const incomingFrom = async (user: TestUser) =>
+      ((await server.get('/api/users/friends/requests', user.token)).body as unknown as FriendRequest[]).map(
+        (r) => r.from.id,
+      );
+    // An unblocked pair, for reference: sent, then already sent.
+    const unblocked = [await send(ivy, gia), await send(ivy, gia)];
+    expect(unblocked.map((b) => b.outcome)).toEqual(['sent', 'alreadySent']);
+
+    expect((await server.post('/api/users/blocks', { userId: hal.id }, gia.token)).status).toBe(200);
+    const giaWs = await WsClient.connect(server, gia);
+    const giaFrom = giaWs.frames.length;
+    expect([await send(hal, gia), await send(hal, gia)]).toEqual(unblocked);
+    // Gia sees none of it: no request, no change, no notification.
+    expect(await incomingFrom(gia)).toEqual([ivy.id]);
+    await WsClient.settle();
+    const told = giaWs.frames
+      .slice(giaFrom)
+      .filter((f) => f.type === 'friend_request_received' || f.type === 'notification_created');
+    expect(told).toEqual([]);
+
+    // The block lifted, Hal's request reaches her as if she had never blocked, once; to him it is still pending.
+    expect((await server.call('DELETE', `/api/users/blocks/${hal.id}`, undefined, gia.token)).status).toBe(
+      200,
+    );
+    const received = await giaWs.waitFor((f) => f.type === 'friend_request_received', giaFrom);
+    expect(received.request).toMatchObject({ status: 'pending', from: { id: hal.id } });
+    expect(await giaWs.waitFor((f) => f.type === 'notification_created', giaFrom)).toMatchObject({
+      notification: { type: 'friend_request' },
+    });
+    expect((await incomingFrom(gia)).sort()).toEqual([hal.id, ivy.id].sort());
+    expect(await send(hal, gia)).toEqual(unblocked[1]);
+
+    // Blocking him again withdraws it from her view and holds it for him, still one request.
+    await server.post('/api/users/blocks', { userId: hal.id }, gia.token);
+    expect(await incomingFrom(gia)).toEqual([ivy.id]);
+    expect(await send(hal, gia)).toEqual(unblocked[1]);
+    // Hal blocking her withdraws his own request, as a block does; after he lifts his, asking is new again.
+    await server.post('/api/users/blocks', { userId: gia.id }, hal.token);
+    await server.call('DELETE', `/api/users/blocks/${gia.id}`, undefined, hal.token);
+    expect([await send(hal, gia), await send(hal, gia)]).toEqual(unblocked);
+    expect(await incomingFrom(gia)).toEqual([ivy.id]);
+    giaWs.close();
+  });
+
+  it('blocks and unblocks through the outbox charge the same per-user budget as REST, refused rateLimited', async () => {
+    const { ann, bob, annWs } = await pair('Jo', 'Kit');
+    // All but one of the budget over REST (ending blocked), the last through the outbox.
+    for (let i = 0; i < BLOCK_RATE.limit - 1; i++) {
+      const res =
+        i % 2 === 0
+          ? await server.post('/api/users/blocks', { userId: bob.id }, ann.token)
+          : await server.call('DELETE', `/api/users/blocks/${bob.id}`, undefined, ann.token);
+      expect(res.status).toBe(200);
+    }
+    expect(await outcome(annWs, annWs.mutate({ type: 'unblock_user', userId: bob.id }))).toMatchObject({
+      type: 'ack',
+    });
+    expect(await outcome(annWs, annWs.mutate({ type: 'block_user', userId: bob.id }))).toMatchObject({
+      type: 'message_error',
+      code: 'rateLimited',
+    });
+    expect((await server.get('/api/users/blocks', ann.token)).body).toEqual([]);
+    expect((await server.post('/api/users/blocks', { userId: bob.id }, ann.token)).status).toBe(429);
   });
 
   it('a limited account may block; blocking oneself is 400, an unknown user 404', async () => {

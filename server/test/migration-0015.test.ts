@@ -4,9 +4,11 @@ import { Migrator } from 'kysely/migration';
 import SQLite from 'better-sqlite3';
 import { migrations } from '../src/lib/db/migrations';
 import {
+  blockedBySql,
   blockedEitherWaySql,
-  blocksSql,
-  friendsSql,
+  blockedWithAnySql,
+  blocksPageSql,
+  friendsPageSql,
   friendshipSql,
   incomingRequestsSql,
   pendingEitherWaySql,
@@ -79,15 +81,25 @@ describe('migration 0015_friends', () => {
     expect(incoming).not.toMatch(/TEMP B-TREE/);
     expect(plan(pendingRequestSql)).toMatch(/friend_requests_pending_pair_idx/);
     expect(plan(pendingEitherWaySql)).toMatch(/friend_requests_pending_pair_idx/);
-    const friends = plan(friendsSql);
-    expect(friends).toMatch(/SEARCH friendships USING PRIMARY KEY \(user_a=\?\)/);
-    expect(friends).toMatch(/friendships_user_b_idx \(user_b=\?\)/);
+    // A page of friends: both columns in key order, merged; no sort of all of a user's friends.
+    const friends = plan(friendsPageSql);
+    expect(friends).toMatch(/MERGE \(UNION ALL\)/);
+    expect(friends).toMatch(/SEARCH friendships USING PRIMARY KEY \(user_a=\? AND user_b>\?\)/);
+    expect(friends).toMatch(/friendships_user_b_idx \(user_b=\? AND user_a>\?\)/);
+    expect(friends).not.toMatch(/TEMP B-TREE/);
     noScan(friends);
     expect(plan(friendshipSql)).toMatch(/PRIMARY KEY \(user_a=\? AND user_b=\?\)/);
     const either = plan(blockedEitherWaySql);
     expect(either).toMatch(/PRIMARY KEY \(blocker_id=\? AND blocked_id=\?\)/);
     noScan(either);
-    expect(plan(blocksSql)).toMatch(/SEARCH b USING PRIMARY KEY \(blocker_id=\?\)/);
+    const blocks = plan(blocksPageSql);
+    expect(blocks).toMatch(/SEARCH b USING PRIMARY KEY \(blocker_id=\? AND blocked_id>\?\)/);
+    expect(blocks).not.toMatch(/TEMP B-TREE/);
+    expect(plan(blockedBySql)).toMatch(/PRIMARY KEY \(blocker_id=\? AND blocked_id=\?\)/);
+    // A new group's members against the creator: primary-key probes per member, both ways.
+    const withAny = plan(blockedWithAnySql);
+    expect(withAny.match(/PRIMARY KEY \(blocker_id=\? AND blocked_id=\?\)/g)).toHaveLength(2);
+    noScan(withAny);
     expect(plan('SELECT blocker_id FROM blocks WHERE blocked_id = ?')).toMatch(/blocks_blocked_idx/);
     // An unblock's contact check: point lookups only.
     expect(plan(sharesSomethingSql)).not.toMatch(

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FriendRequest } from '@campus/protocol';
+import type { FriendRequest, UserRef } from '@campus/protocol';
 import { writeBlockUser, writeDecideFriendRequest, writeUnblockUser, type SyncClient } from '../src';
 import { ack, deliver, queued, refuse } from './support/engine';
 import { BO, CY, makeClient } from './support/fixtures';
@@ -10,6 +10,8 @@ afterEach(async () => {
   await client?.stop();
   client = undefined;
 });
+
+const DI: UserRef = { id: 'user-di', firstName: 'Di', lastName: 'Fox', profilePictureUrl: null };
 
 const request = (from = BO, id = crypto.randomUUID()): FriendRequest => ({
   _id: id,
@@ -107,5 +109,70 @@ describe('friends in the cache', () => {
     await c.loadFriends();
     expect(await c.db.friends.count()).toBe(0);
     expect((await c.db.blocks.toArray()).map((b) => b.id)).toEqual([BO.id]);
+  });
+
+  it('loads every page of friends and blocks, following Link', async () => {
+    const link = (path: string) => `<${path}>; rel="next"`;
+    const pages: Record<string, { body: unknown; link?: string }> = {
+      '/api/users/friends': {
+        body: [{ ...BO, online: false }],
+        link: link(`/api/users/friends?after=${BO.id}&limit=1`),
+      },
+      [`/api/users/friends?after=${BO.id}&limit=1`]: { body: [{ ...CY, online: true }] },
+      '/api/users/friends/requests': { body: [] },
+      '/api/users/blocks': {
+        body: [{ user: DI, blockedAt: '2026-11-25T10:00:00.000Z' }],
+        link: link(`/api/users/blocks?after=${DI.id}&limit=1`),
+      },
+      [`/api/users/blocks?after=${DI.id}&limit=1`]: {
+        body: [{ user: BO, blockedAt: '2026-11-25T11:00:00.000Z' }],
+      },
+    };
+    const asked: string[] = [];
+    const c = (client = makeClient(undefined, async (input) => {
+      const url = new URL(String(input));
+      asked.push(url.pathname + url.search);
+      const page = pages[url.pathname + url.search]!;
+      return new Response(JSON.stringify(page.body), {
+        headers: { 'content-type': 'application/json', ...(page.link ? { link: page.link } : {}) },
+      });
+    }));
+    await c.loadFriends();
+    expect((await c.db.friends.toArray()).map((f) => f.id).sort()).toEqual([BO.id, CY.id].sort());
+    expect((await c.db.blocks.toArray()).map((b) => b.id).sort()).toEqual([BO.id, DI.id].sort());
+    expect(asked.sort()).toEqual(Object.keys(pages).sort());
+  });
+
+  it('keeps what changes applied during the load made, and takes the answers for everything else', async () => {
+    // Before the load: a friend and a request the server no longer has (the answers win for those).
+    const old = request(BO);
+    const fresh = request(CY);
+    const c = (client = makeClient(undefined, async (input) => {
+      const path = new URL(String(input)).pathname;
+      // While the requests are out, Cy's request arrives, Bo becomes a friend and the user blocks Cy
+      // (another device) and unfriends her; the answers were read before all that.
+      if (path === '/api/users/blocks') {
+        await deliver(c, [
+          { type: 'friend_request_received', request: fresh },
+          { type: 'friendship_changed', friend: BO, added: true },
+          { type: 'block_changed', user: CY, blocked: true, at: '2026-11-25T12:00:00.000Z' },
+          { type: 'friendship_changed', friend: CY, added: false },
+        ]);
+      }
+      const answers: Record<string, unknown> = {
+        '/api/users/friends': [{ ...CY, online: false }],
+        '/api/users/friends/requests': [],
+        '/api/users/blocks': [],
+      };
+      return new Response(JSON.stringify(answers[path]), { headers: { 'content-type': 'application/json' } });
+    }));
+    await deliver(c, [
+      { type: 'friend_request_received', request: old },
+      { type: 'friendship_changed', friend: DI, added: true },
+    ]);
+    await c.loadFriends();
+    expect((await c.db.friends.toArray()).map((f) => f.id)).toEqual([BO.id]);
+    expect((await c.db.friendRequests.toArray()).map((r) => r.id)).toEqual([fresh.id]);
+    expect((await c.db.blocks.toArray()).map((b) => b.id)).toEqual([CY.id]);
   });
 });

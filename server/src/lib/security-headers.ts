@@ -49,6 +49,8 @@ export function apiCors() {
     origin: (origin) => (origin === DESKTOP_ORIGIN ? origin : null),
     allowHeaders: ['Authorization', 'Content-Type'],
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    // The next page of a keyset list (friends, blocks) is named in `Link`, which the renderer must read.
+    exposeHeaders: ['Link'],
     maxAge: 600,
   });
 }

@@ -38,7 +38,10 @@ export interface ChangeBus {
 export interface EphemeralTarget {
   users?: Iterable<string>;
   audience?: Audience;
-  /** Left out of an audience's delivery (the typer). */
+  /**
+   * Left out of an audience's delivery (the typer), and so is each connection separated from them by a block
+   * (each node filters its own connections, which know their separations).
+   */
   exceptUserId?: string;
 }
 

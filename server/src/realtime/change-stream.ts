@@ -7,6 +7,8 @@ import type { Runtime } from './runtime';
 /** The connection a stream feeds. */
 export interface StreamOwner extends Session, PresenceConnection {
   readonly contacts: Set<string>;
+  /** A block stands between the two (either way): a change never makes them contacts. */
+  isSeparatedFrom(userId: string): boolean;
   sendRaw(json: string): void;
   /** A change's frame, already encoded (the same Buffer for every recipient). */
   sendFrame(frame: Buffer): void;
@@ -89,14 +91,17 @@ export class ChangeStream {
     }
   }
 
-  /** A first message or a shared group makes a contact: from now on each hears the other's presence. */
+  /**
+   * A first message or a shared group makes a contact: from now on each hears the other's presence. Never
+   * across a block: two members of a new group of whom one blocked the other stay strangers.
+   */
   private learnContacts(change: Change): void {
     const { owner } = this;
     const made = this.rt.features.session.contactsMadeBy(owner.userId, change);
     if (!made.length) return;
     const added: string[] = [];
     for (const id of made) {
-      if (id === owner.userId || owner.contacts.has(id)) continue;
+      if (id === owner.userId || owner.contacts.has(id) || owner.isSeparatedFrom(id)) continue;
       owner.contacts.add(id);
       added.push(id);
     }

@@ -11,26 +11,38 @@ export interface HubConnection {
   /** An ephemeral frame, already serialised. */
   sendRaw(json: string): void;
   close(code: number, reason: string): void;
-  /** Stops treating `userId` as a contact (presence, typing) until the next sign-in reads the contacts again. */
-  dropContact(userId: string): void;
-  /** Treats `userId` as a contact again (a block lifted between people who share a chat, group or friendship). */
-  addContact(userId: string): void;
+  /**
+   * A block between this user and `userId` (either way) committed: `userId` is no contact (presence, typing)
+   * and their typing in a shared group does not reach this connection, nor this user's theirs.
+   */
+  separateFrom(userId: string): void;
+  /** The block is gone: no longer separated, and a contact again when `contact` (they share something). */
+  reuniteWith(userId: string, contact: boolean): void;
+  /** Whether a block (either way) stands between this user and `userId`: one Set lookup. */
+  isSeparatedFrom(userId: string): boolean;
 }
 
 /** The live side of the engine as features see it (`deps.realtime`). */
 export interface RealtimeHub {
   /** Ephemeral frames (typing, presence) to every live connection of these users. */
   sendToUsers(userIds: Iterable<string>, frame: EphemeralFrame): void;
-  /** Ephemeral frames to the live members of an audience, leaving one user out (the typer). */
+  /**
+   * Ephemeral frames to the live members of an audience, leaving out `exceptUserId` (the typer) and every
+   * connection separated from them by a block either way.
+   */
   sendToAudience(audience: Audience, frame: EphemeralFrame, exceptUserId?: string): void;
   isOnline(userId: string): boolean;
   /**
-   * The two stop being contacts on every live connection of either (a block): no presence or typing between
-   * them from now on. This node's connections only, like the rest of the hub's state.
+   * The two are separated on every live connection of either (a block): no presence or typing between them
+   * from now on, in a group they share too. This node's connections only, like the rest of the hub's state;
+   * a connection still signing in applies it once its contacts are read (realtime/connection.ts).
    */
   separate(a: string, b: string): void;
-  /** The reverse of `separate`: the two are contacts again on every live connection of either. */
-  reunite(a: string, b: string): void;
+  /**
+   * The reverse of `separate` (no block either way remains): on every live connection of either they are
+   * no longer separated, and contacts again if `contacts` (they share a chat, a group or a friendship).
+   */
+  reunite(a: string, b: string, contacts: boolean): void;
   close(): void;
 }
 
@@ -72,13 +84,13 @@ export class Hub implements RealtimeHub {
   }
 
   separate(a: string, b: string): void {
-    for (const conn of this.byUser.get(a) ?? []) conn.dropContact(b);
-    for (const conn of this.byUser.get(b) ?? []) conn.dropContact(a);
+    for (const conn of this.byUser.get(a) ?? []) conn.separateFrom(b);
+    for (const conn of this.byUser.get(b) ?? []) conn.separateFrom(a);
   }
 
-  reunite(a: string, b: string): void {
-    for (const conn of this.byUser.get(a) ?? []) conn.addContact(b);
-    for (const conn of this.byUser.get(b) ?? []) conn.addContact(a);
+  reunite(a: string, b: string, contacts: boolean): void {
+    for (const conn of this.byUser.get(a) ?? []) conn.reuniteWith(b, contacts);
+    for (const conn of this.byUser.get(b) ?? []) conn.reuniteWith(a, contacts);
   }
 
   /** Returns whether it is the user's first connection here. */
@@ -165,8 +177,10 @@ export class Hub implements RealtimeHub {
       }
     }
     if (target.audience) {
+      const from = target.exceptUserId;
+      // A group's typing never crosses a block: one Set lookup per member connection.
       for (const conn of this.byAudience.get(target.audience) ?? [])
-        if (conn.userId !== target.exceptUserId) conn.sendRaw(json);
+        if (from === undefined || (conn.userId !== from && !conn.isSeparatedFrom(from))) conn.sendRaw(json);
     }
   }
 }

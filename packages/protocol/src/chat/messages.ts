@@ -82,6 +82,8 @@ export const CHAT_SERVER_MSG = {
   groupNameTooLong: 'Group name must be at most 60 characters.',
   tooManyMembers: 'A group can have at most 100 members.',
   tooManyNewMembers: "You're adding too many new people to groups. Try again later.",
+  /** A block either way between the creator and a member; the same words whichever side blocked. */
+  memberBlocked: "You can't add this user to a group.",
   attachmentMissing: 'Choose a file to attach.',
   attachmentTooLarge: 'Attachments can be at most 10 MB.',
   attachmentType: 'This file type is not supported.',

@@ -38,8 +38,42 @@ export const sendFriendRequestResponseSchema = z.object({
 export type SendFriendRequestResponse = z.infer<typeof sendFriendRequestResponseSchema>;
 
 export const friendRequestsResponseSchema = z.array(friendRequestSchema);
+/** One page of `GET /api/users/friends` (see friendsPageQuerySchema). */
 export const friendsResponseSchema = z.array(friendSchema);
+/** One page of `GET /api/users/blocks` (see friendsPageQuerySchema). */
 export const blocksResponseSchema = z.array(blockedUserSchema);
+
+/** The most friends or blocks one page holds; a larger `limit` is lowered to it. */
+export const FRIENDS_PAGE_MAX = 200;
+
+/**
+ * `?after=&limit=` of `GET /api/users/friends` and `GET /api/users/blocks`: keyset pages in user-id order
+ * (screens sort by name themselves). `after` is the id of the last user of the previous page; without it,
+ * the first page, so a client that passes nothing still gets the spec's array. The body is always an
+ * array; when more follow, the answer carries `Link: <path?after=…&limit=…>; rel="next"` (friendsNextLink),
+ * and the last page none.
+ */
+export const friendsPageQuerySchema = z.object({
+  after: frameId.optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(FRIENDS_PAGE_MAX)
+    .transform((limit) => Math.min(limit, FRIENDS_PAGE_MAX)),
+});
+export type FriendsPageQuery = z.infer<typeof friendsPageQuerySchema>;
+
+/** The `Link` header of a page that has a next one: the same path, after its last user. */
+export function friendsNextLink(path: string, after: string, limit: number): string {
+  const query = new URLSearchParams({ after, limit: String(limit) });
+  return `<${path}?${query.toString()}>; rel="next"`;
+}
+
+/** The path and query of the next page from a `Link` header (friendsNextLink), or undefined on the last. */
+export function friendsNextPath(link: string | null): string | undefined {
+  return link ? /<([^>]*)>\s*;\s*rel="next"/.exec(link)?.[1] : undefined;
+}
 
 /** `POST /api/users/blocks`. */
 export const blockBodySchema = z.object({ userId: frameId });

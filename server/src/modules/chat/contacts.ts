@@ -8,7 +8,9 @@ import { sql, type ReadTx } from '../../realtime/transaction';
  * (issue 12); never two people of whom one blocked the other.
  *
  * The engine reads the set once per connection at hello and grows it from the changes the connection
- * sees, so the hot path (typing, join_chat, going on/offline) never queries: it is one Set lookup.
+ * sees, so the hot path (typing, join_chat, going on/offline) never queries: it is one Set lookup. With it
+ * come the people with a block between them and the user (`separated`): the engine never makes them
+ * contacts from a change (a group's members) and drops a group's typing between them.
  */
 // A block either way removes the pair from each other's contacts, whatever else they share (migration 0015's
 // primary key and blocks_blocked_idx).
@@ -27,20 +29,37 @@ const contactsSql = sql<{ id: string }>(
      AND id NOT IN (SELECT blocker_id FROM blocks WHERE blocked_id = ?)`,
 );
 const groupsSql = sql<{ group_id: string }>('SELECT group_id FROM group_members WHERE user_id = ?');
+// Blocks either way: the primary key, then blocks_blocked_idx.
+const separatedSql = sql<{ id: string }>(
+  `SELECT blocked_id AS id FROM blocks WHERE blocker_id = ?
+   UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?`,
+);
 
-/** A connection's audiences besides the user's own (their groups) and their contacts, at hello. */
+/**
+ * A connection's audiences besides the user's own (their groups), their contacts and the people with a
+ * block between them either way, at hello (one read: the three agree).
+ */
 export async function sessionState(
   tx: ReadTx,
   userId: string,
-): Promise<{ audiences: Audience[]; contacts: string[] }> {
+): Promise<{ audiences: Audience[]; contacts: string[]; separated: string[] }> {
   const groups = await tx.all(groupsSql, userId);
   const contacts = await tx.all(contactsSql, userId, userId, userId, userId, userId, userId, userId);
-  return { audiences: groups.map((g) => audience.group(g.group_id)), contacts: contacts.map((c) => c.id) };
+  const separated = await tx.all(separatedSql, userId, userId);
+  return {
+    audiences: groups.map((g) => audience.group(g.group_id)),
+    contacts: contacts.map((c) => c.id),
+    separated: separated.map((c) => c.id),
+  };
 }
 
 const NONE: readonly string[] = [];
 
-/** The people a change makes contacts of `userId`: the other side of a direct message, a group's members. */
+/**
+ * The people a change makes contacts of `userId`: the other side of a direct message, a new friend, a
+ * group's members. The engine leaves out those separated from the user by a block (a group's members may
+ * include someone either of them blocked).
+ */
 export function contactsMadeBy(userId: string, change: Change): readonly string[] {
   switch (change.type) {
     case 'receive_message': {

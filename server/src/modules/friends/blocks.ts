@@ -5,15 +5,22 @@ import { audience } from '../../realtime/audiences';
 import type { ReadTx, Tx } from '../../realtime/transaction';
 import { userRefsOf } from '../users';
 import {
+  blockedBySql,
   blockedEitherWaySql,
+  blockedWithAnySql,
   decideRequestSql,
   deleteBlockSql,
   deleteFriendshipSql,
+  deleteHeldRequestSql,
+  heldRequestSql,
   insertBlockSql,
+  insertHeldRequestSql,
   orderedPair,
   pendingEitherWaySql,
+  pendingRequestSql,
   sharesSomethingSql,
 } from './repo';
+import { deliverRequest } from './requests';
 
 /**
  * Whether either of the two blocked the other. One statement of two primary-key probes, cheap enough for
@@ -21,6 +28,20 @@ import {
  */
 export async function isBlockedEitherWay(tx: Pick<ReadTx, 'first'>, a: string, b: string): Promise<boolean> {
   return (await tx.first(blockedEitherWaySql, a, b, b, a)) !== undefined;
+}
+
+/** Whether `blockerId` blocked `blockedId` (that way only): one primary-key probe. */
+export async function hasBlocked(tx: Pick<ReadTx, 'first'>, blockerId: string, blockedId: string) {
+  return (await tx.first(blockedBySql, blockerId, blockedId)) !== undefined;
+}
+
+/** Whether `userId` and any of `others` blocked one another, either way (a new group's members). */
+export async function isBlockedWithAny(
+  tx: Pick<ReadTx, 'first'>,
+  userId: string,
+  others: readonly string[],
+): Promise<boolean> {
+  return (await tx.first(blockedWithAnySql, JSON.stringify(others), userId, userId)) !== undefined;
 }
 
 async function requireRef(tx: Tx, deps: AppDeps, userId: string): Promise<UserRef> {
@@ -33,8 +54,13 @@ async function requireRef(tx: Tx, deps: AppDeps, userId: string): Promise<UserRe
  * `blockerId` blocks `blockedId`. Everything it changes is told to the blocker's devices only; the blocked
  * user is never told (their cached friend row and request go stale until their next load, which no longer
  * has them). A friendship between them ends and pending requests either way are withdrawn. After the
- * commit, live presence between the two stops (their connections forget each other as contacts). Blocking
- * again is a no-op.
+ * commit, live presence and typing between the two stop (their connections are separated). Blocking again
+ * is a no-op.
+ *
+ * The blocked user's pending request is withdrawn from the blocker's view but held (migration 0017): to
+ * its sender it is still pending, as it would be had the blocker just not answered, so asking again
+ * answers `alreadySent` as before. The blocker's own held request (sent while the other had blocked them)
+ * is withdrawn, as a block withdraws the blocker's pending requests.
  */
 export async function blockUser(tx: Tx, deps: AppDeps, blockerId: string, blockedId: string): Promise<void> {
   if (blockerId === blockedId) throw new Refusal('invalid', 400, FRIEND_SERVER_MSG.blockSelf);
@@ -43,9 +69,11 @@ export async function blockUser(tx: Tx, deps: AppDeps, blockerId: string, blocke
   if (!(await tx.run(insertBlockSql, blockerId, blockedId, at))) return;
   const mine = [audience.user(blockerId)];
   for (const row of await tx.all(pendingEitherWaySql, blockerId, blockedId, blockedId, blockerId)) {
-    if (await tx.run(decideRequestSql, 'cancelled', at, row.id))
-      tx.emit({ type: 'friend_request_updated', requestId: row.id, status: 'cancelled' }, mine);
+    if (!(await tx.run(decideRequestSql, 'cancelled', at, row.id))) continue;
+    tx.emit({ type: 'friend_request_updated', requestId: row.id, status: 'cancelled' }, mine);
+    if (row.from_id === blockedId) await tx.run(insertHeldRequestSql, blockedId, blockerId, row.created_at);
   }
+  await tx.run(deleteHeldRequestSql, blockerId, blockedId);
   if (await tx.run(deleteFriendshipSql, ...orderedPair(blockerId, blockedId)))
     tx.emit({ type: 'friendship_changed', friend: user, added: false }, mine);
   tx.emit({ type: 'block_changed', user, blocked: true, at }, mine);
@@ -55,9 +83,11 @@ export async function blockUser(tx: Tx, deps: AppDeps, blockerId: string, blocke
 }
 
 /**
- * Lifts a block: told to the blocker's devices only. If the two are contacts again (a chat, a group or a
- * friendship, and no block the other way), after the commit their live connections hear each other's
- * presence and typing again without reconnecting.
+ * Lifts a block: told to the blocker's devices only. Unless the other still blocks them, after the commit
+ * their live connections are no longer separated (typing in a shared group reaches both again), and if the
+ * two are contacts (a chat, a group or a friendship) they hear each other's presence and typing again
+ * without reconnecting. A request the blocked user sent meanwhile (held) now reaches the blocker, as it
+ * would have had there been no block: to its sender it was pending all along.
  */
 export async function unblockUser(
   tx: Tx,
@@ -70,8 +100,23 @@ export async function unblockUser(
   tx.emit({ type: 'block_changed', user, blocked: false, at: new Date(tx.now).toISOString() }, [
     audience.user(blockerId),
   ]);
+  if (await hasBlocked(tx, blockedId, blockerId)) return;
+  await releaseHeldRequest(tx, deps, blockedId, blockerId);
   const pair = orderedPair(blockerId, blockedId);
   const shares = await tx.first(sharesSomethingSql, blockerId, blockedId, blockedId, blockerId, ...pair);
-  if (shares && !(await isBlockedEitherWay(tx, blockerId, blockedId)))
-    setImmediate(() => deps.realtime.reunite(blockerId, blockedId));
+  setImmediate(() => deps.realtime.reunite(blockerId, blockedId, shares !== undefined));
+}
+
+/**
+ * The block between the two is gone: the request `fromId` sent across it becomes a real pending one, with
+ * its notification. While the block stood, neither could have a pending request to the other (the block
+ * withdrew them, and later ones were held), so it is always new.
+ */
+async function releaseHeldRequest(tx: Tx, deps: AppDeps, fromId: string, toId: string): Promise<void> {
+  const held = await tx.first(heldRequestSql, fromId, toId);
+  if (!held) return;
+  await tx.run(deleteHeldRequestSql, fromId, toId);
+  if (await tx.first(pendingRequestSql, fromId, toId)) return;
+  const from = await userRefsOf(deps).get(tx, fromId);
+  if (from) await deliverRequest(tx, deps, from, toId, held.created_at);
 }

@@ -2,7 +2,10 @@ import type { FriendRequestStatus } from '@campus/protocol';
 import { sql } from '../../realtime/transaction';
 import type { UserRefRow } from '../users';
 
-/** The friends module's statements; every list reads an index of migration 0015 (its test plans them). */
+/**
+ * The friends module's statements; every list reads an index of migrations 0015 and 0017 (their tests plan
+ * them).
+ */
 
 export interface RequestRow {
   id: string;
@@ -50,15 +53,24 @@ export const insertFriendshipSql = sql(
   'INSERT OR IGNORE INTO friendships (user_a, user_b, created_at) VALUES (?, ?, ?)',
 );
 export const deleteFriendshipSql = sql('DELETE FROM friendships WHERE user_a = ? AND user_b = ?');
-/** A user's friends from either column (primary key, then friendships_user_b_idx), sorted by name. */
-export const friendsSql = sql<UserRefRow>(
+/**
+ * One page of a user's friends in id order after a cursor (`userId, after, userId, after, limit`): both
+ * columns read in key order (the primary key, then friendships_user_b_idx) and merged, so a page costs its
+ * own rows whatever the number of friends.
+ */
+export const friendsPageSql = sql<UserRefRow>(
   `SELECT u.id, u.first_name, u.last_name, u.profile_picture_url
-     FROM (SELECT user_b AS id FROM friendships WHERE user_a = ?
-           UNION ALL SELECT user_a FROM friendships WHERE user_b = ?) f
-     JOIN users u ON u.id = f.id
-    ORDER BY u.first_name, u.last_name, u.id`,
+     FROM (SELECT user_b AS id FROM friendships WHERE user_a = ? AND user_b > ?
+           UNION ALL SELECT user_a FROM friendships WHERE user_b = ? AND user_a > ?
+           ORDER BY 1 LIMIT ?) page
+     JOIN users u ON u.id = page.id
+    ORDER BY page.id`,
 );
 
+/** Whether the first blocked the second: one primary-key probe. */
+export const blockedBySql = sql<{ one: number }>(
+  'SELECT 1 AS one FROM blocks WHERE blocker_id = ? AND blocked_id = ?',
+);
 /** Whether either blocked the other: two primary-key probes (blocks is WITHOUT ROWID). */
 export const blockedEitherWaySql = sql<{ one: number }>(
   `SELECT 1 AS one FROM blocks WHERE (blocker_id = ? AND blocked_id = ?) OR (blocker_id = ? AND blocked_id = ?)
@@ -68,11 +80,33 @@ export const insertBlockSql = sql(
   'INSERT OR IGNORE INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)',
 );
 export const deleteBlockSql = sql('DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?');
-export const blocksSql = sql<UserRefRow & { created_at: string }>(
+/** One page of the people a user blocked, in id order after a cursor: the primary key's own order. */
+export const blocksPageSql = sql<UserRefRow & { created_at: string }>(
   `SELECT u.id, u.first_name, u.last_name, u.profile_picture_url, b.created_at
      FROM blocks b JOIN users u ON u.id = b.blocked_id
-    WHERE b.blocker_id = ? ORDER BY b.created_at DESC`,
+    WHERE b.blocker_id = ? AND b.blocked_id > ?
+    ORDER BY b.blocked_id LIMIT ?`,
 );
+/**
+ * Whether `userId` and any of the users in a JSON array blocked one another, either way (a new group's
+ * members): two primary-key probes per member (blocks_blocked_idx is not needed: both keys are known).
+ */
+export const blockedWithAnySql = sql<{ one: number }>(
+  `SELECT 1 AS one FROM json_each(?) j
+    WHERE EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = j.value)
+       OR EXISTS (SELECT 1 FROM blocks WHERE blocker_id = j.value AND blocked_id = ?)
+    LIMIT 1`,
+);
+
+/** A request held back by a block (migration 0017): the primary key of the direction. */
+export const heldRequestSql = sql<{ created_at: string }>(
+  'SELECT created_at FROM held_friend_requests WHERE from_id = ? AND to_id = ?',
+);
+/** Holds a request; 0 rows when one is held already (the sender asked before). */
+export const insertHeldRequestSql = sql(
+  'INSERT OR IGNORE INTO held_friend_requests (from_id, to_id, created_at) VALUES (?, ?, ?)',
+);
+export const deleteHeldRequestSql = sql('DELETE FROM held_friend_requests WHERE from_id = ? AND to_id = ?');
 
 /**
  * Whether two people share a direct chat, a group or a friendship: the contact rule of chat/contacts.ts and

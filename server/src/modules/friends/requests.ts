@@ -12,12 +12,13 @@ import { audience } from '../../realtime/audiences';
 import type { Tx } from '../../realtime/transaction';
 import { notify } from '../notifications';
 import { userRefsOf } from '../users';
-import { isBlockedEitherWay } from './blocks';
 import {
+  blockedBySql,
   decideRequestSql,
   deleteFriendshipSql,
   friendshipSql,
   insertFriendshipSql,
+  insertHeldRequestSql,
   insertRequestSql,
   orderedPair,
   pendingRequestSql,
@@ -62,10 +63,12 @@ async function settle(
 
 /**
  * `POST /api/users/friends/requests {to}`. Rules, in order: to oneself 400; an unknown user 404; friends
- * already 409; a block either way answers exactly as a new request would and writes nothing, so neither a
- * blocked sender learns of the block nor does the blocker get the request; a request they already sent
- * us is accepted (crossed requests make friends); our own pending one is answered again, not duplicated.
- * A new request and its `friend_request` notification are written in one transaction.
+ * already 409; then, if the sender blocked the recipient, answered as sent and nothing written (they know of
+ * their own block); if the recipient blocked the sender, answered exactly as an unblocked pair would be,
+ * `sent` and then `alreadySent`, through a request held apart where the blocker never sees it (migration
+ * 0017), so the blocked sender cannot tell the block from a request left unanswered; a request they already
+ * sent us is accepted (crossed requests make friends); our own pending one is answered again, not
+ * duplicated. A new request and its `friend_request` notification are written in one transaction.
  */
 export async function sendFriendRequest(
   tx: Tx,
@@ -79,21 +82,45 @@ export async function sendFriendRequest(
   if (await areFriends(tx, fromId, toId))
     throw new Refusal('conflict', 409, FRIEND_SERVER_MSG.alreadyFriends);
   const sent: SendFriendRequestResponse = { message: FRIEND_MSG.sent, outcome: 'sent' };
-  if (await isBlockedEitherWay(tx, fromId, toId)) return sent;
+  const alreadySent: SendFriendRequestResponse = {
+    message: FRIEND_SERVER_MSG.alreadySent,
+    outcome: 'alreadySent',
+  };
+  if (await tx.first(blockedBySql, fromId, toId)) return sent;
+  // Whatever the recipient sent before blocking was withdrawn then, so nothing is crossed here.
+  if (await tx.first(blockedBySql, toId, fromId))
+    return (await tx.run(insertHeldRequestSql, fromId, toId, new Date(tx.now).toISOString()))
+      ? sent
+      : alreadySent;
   const theirs = await tx.first(pendingRequestSql, toId, fromId);
   if (theirs) {
     await settle(tx, theirs, 'accepted');
     await befriend(tx, from, to);
     return { message: FRIEND_SERVER_MSG.acceptedTheirs, outcome: 'accepted' };
   }
-  if (await tx.first(pendingRequestSql, fromId, toId))
-    return { message: FRIEND_SERVER_MSG.alreadySent, outcome: 'alreadySent' };
+  if (await tx.first(pendingRequestSql, fromId, toId)) return alreadySent;
+  await deliverRequest(tx, deps, from, to.id, new Date(tx.now).toISOString());
+  return sent;
+}
+
+/**
+ * Writes a pending request from `from` to `toId` made at `createdAt` and tells the recipient: the change to
+ * their devices and the `friend_request` notification, in the caller's transaction. A new request, or one
+ * held by a block that has just been lifted (blocks.ts).
+ */
+export async function deliverRequest(
+  tx: Tx,
+  deps: AppDeps,
+  from: UserRef,
+  toId: string,
+  createdAt: string,
+): Promise<void> {
   const row: RequestRow = {
     id: randomUUID(),
-    from_id: fromId,
+    from_id: from.id,
     to_id: toId,
     status: 'pending',
-    created_at: new Date(tx.now).toISOString(),
+    created_at: createdAt,
   };
   await tx.run(insertRequestSql, row.id, row.from_id, row.to_id, row.created_at);
   tx.emit({ type: 'friend_request_received', request: toFriendRequest(row, from) }, [audience.user(toId)]);
@@ -104,7 +131,6 @@ export async function sendFriendRequest(
     body: `${`${from.firstName} ${from.lastName}`.trim() || 'Someone'} sent you a friend request.`,
     data: {},
   });
-  return sent;
 }
 
 /**

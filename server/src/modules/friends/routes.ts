@@ -1,7 +1,10 @@
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import {
   blockBodySchema,
   FRIEND_SERVER_MSG,
+  friendsNextLink,
+  friendsPageQuerySchema,
   sendFriendRequestBodySchema,
   type BlockedUser,
   type Friend,
@@ -11,18 +14,30 @@ import type { AppDeps } from '../../lib/deps';
 import { fullAccessOnly } from '../../lib/auth/access';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
-import { readId } from '../../lib/http/request';
+import { readId, readQuery } from '../../lib/http/request';
 import { RateLimiter } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
 import { toUserRef } from '../users';
 import { blockUser, unblockUser } from './blocks';
-import { blocksSql, friendsSql, incomingRequestsSql } from './repo';
+import { consumeBlockRate, FRIEND_REQUEST_RATE } from './limits';
+import { blocksPageSql, friendsPageSql, incomingRequestsSql } from './repo';
 import { decideFriendRequest, sendFriendRequest, toFriendRequest, unfriend } from './requests';
 
-/** Per user: far more requests an hour than anyone sends by hand; a bot walking the directory stops here. */
-export const FRIEND_REQUEST_RATE = { limit: 30, windowMs: 60 * 60_000 };
-/** Blocks and unblocks per user: each one rewrites contacts on every live connection of both people. */
-export const BLOCK_RATE = { limit: 60, windowMs: 60 * 60_000 };
+/**
+ * One keyset page of a list in user-id order (friendsPageQuerySchema): one row more than the page is read,
+ * so the last page carries no `Link` and a client never asks for an empty one.
+ */
+async function userPage<Row extends { id: string }>(
+  c: Context<AuthEnv>,
+  read: (userId: string, after: string, limit: number) => Promise<Row[]>,
+): Promise<Row[]> {
+  const { after, limit } = readQuery(c, friendsPageQuerySchema);
+  const rows = await read(c.get('user').id, after ?? '', limit + 1);
+  if (rows.length <= limit) return rows;
+  rows.length = limit;
+  c.header('Link', friendsNextLink(c.req.path, rows[limit - 1]!.id, limit));
+  return rows;
+}
 
 /**
  * Friends, friend requests and blocks under /api/users. Mounted at /api BEFORE the directory
@@ -34,7 +49,6 @@ export function friendRoutes(deps: AppDeps) {
   const auth = requireUser(deps);
   const participates = fullAccessOnly(deps.config.verificationPolicy);
   const sends = new RateLimiter(FRIEND_REQUEST_RATE, deps.now);
-  const blockChanges = new RateLimiter(BLOCK_RATE, deps.now);
   const requestNotFound = () => new HttpError(404, FRIEND_SERVER_MSG.requestNotFound);
   const userNotFound = () => new HttpError(404, FRIEND_SERVER_MSG.userNotFound);
   const commit = deps.transactor.commit.bind(deps.transactor);
@@ -63,8 +77,9 @@ export function friendRoutes(deps: AppDeps) {
       c.json(await decide(c.get('user').id, readId(c, 'id', requestNotFound()), 'reject')),
     )
     .get('/users/friends', auth, async (c) => {
-      const userId = c.get('user').id;
-      const rows = await deps.transactor.read((tx) => tx.all(friendsSql, userId, userId));
+      const rows = await userPage(c, (userId, after, limit) =>
+        deps.transactor.read((tx) => tx.all(friendsPageSql, userId, after, userId, after, limit)),
+      );
       const list: Friend[] = rows.map((r) => ({ ...toUserRef(r), online: deps.realtime.isOnline(r.id) }));
       return c.json(list);
     })
@@ -75,21 +90,23 @@ export function friendRoutes(deps: AppDeps) {
       return c.json({ message: FRIEND_SERVER_MSG.removed });
     })
     .get('/users/blocks', auth, async (c) => {
-      const rows = await deps.transactor.read((tx) => tx.all(blocksSql, c.get('user').id));
+      const rows = await userPage(c, (userId, after, limit) =>
+        deps.transactor.read((tx) => tx.all(blocksPageSql, userId, after, limit)),
+      );
       const list: BlockedUser[] = rows.map((r) => ({ user: toUserRef(r), blockedAt: r.created_at }));
       return c.json(list);
     })
     .post('/users/blocks', auth, async (c) => {
       const userId = c.get('user').id;
       const body = await readBody(c, blockBodySchema);
-      blockChanges.consume(userId);
+      consumeBlockRate(deps, userId);
       await commit((tx) => blockUser(tx, deps, userId, body.userId));
       return c.json({ message: FRIEND_SERVER_MSG.blocked });
     })
     .delete('/users/blocks/:userId', auth, async (c) => {
       const userId = c.get('user').id;
       const blockedId = readId(c, 'userId', userNotFound());
-      blockChanges.consume(userId);
+      consumeBlockRate(deps, userId);
       await commit((tx) => unblockUser(tx, deps, userId, blockedId));
       return c.json({ message: FRIEND_SERVER_MSG.unblocked });
     });

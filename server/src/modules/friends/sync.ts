@@ -1,13 +1,15 @@
 import type { AppDeps } from '../../lib/deps';
 import type { ChangeHooks, MutationHandlers } from '../../realtime/registry';
 import { blockUser, unblockUser } from './blocks';
+import { takeBlockRate } from './limits';
 import { decideFriendRequest } from './requests';
 
 /**
  * The friends feature's entries in the engine's tables (server/src/features.ts): the writes a device may
  * queue offline. All `open`: answering a request someone sent is like answering a message, and blocking
  * protects the user, which an account waiting for verification must be able to do too. Sending a request
- * is REST only and takes part (routes.ts).
+ * is REST only and takes part (routes.ts). Blocks and unblocks charge the per-user budget REST charges
+ * (limits.ts) inside the apply, beyond the engine's general one, and over it are refused `rateLimited`.
  */
 export function friendMutationHandlers(
   deps: AppDeps,
@@ -20,11 +22,17 @@ export function friendMutationHandlers(
     },
     block_user: {
       access: 'open',
-      apply: (tx, frame, actor) => blockUser(tx, deps, actor.userId, frame.userId),
+      async apply(tx, frame, actor) {
+        takeBlockRate(deps, actor.userId);
+        await blockUser(tx, deps, actor.userId, frame.userId);
+      },
     },
     unblock_user: {
       access: 'open',
-      apply: (tx, frame, actor) => unblockUser(tx, deps, actor.userId, frame.userId),
+      async apply(tx, frame, actor) {
+        takeBlockRate(deps, actor.userId);
+        await unblockUser(tx, deps, actor.userId, frame.userId);
+      },
     },
   };
 }

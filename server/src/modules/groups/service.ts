@@ -4,6 +4,7 @@ import type { AppDeps } from '../../lib/deps';
 import { HttpError } from '../../lib/http-error';
 import { audience } from '../../realtime/audiences';
 import { sql, type Tx } from '../../realtime/transaction';
+import { isBlockedWithAny } from '../friends';
 import { toUserRef, type UserRefRow } from '../users';
 
 // One lookup for every member id at once (users' primary key), whatever the group's size.
@@ -45,7 +46,11 @@ export async function countStrangers(
 
 /**
  * Writes a group with the creator and the chosen members (duplicates ignored) and tells every member's
- * devices through one `group_joined` change. Unknown member ids refuse the whole group.
+ * devices through one `group_joined` change. Unknown member ids refuse the whole group, and so does a member
+ * who blocked the creator or whom the creator blocked (issue 12): a group would make them contacts and put
+ * the blocked one's messages before the other. The refusal reads the same whichever side blocked. Members
+ * who block each other later, or two members of whom neither is the creator, stay members; the engine keeps
+ * them apart (no contact, presence or typing between them).
  */
 export async function insertGroup(tx: Tx, creatorId: string, body: CreateGroupBody): Promise<Group> {
   const others = [...new Set(body.memberIds)].filter((id) => id !== creatorId);
@@ -54,6 +59,7 @@ export async function insertGroup(tx: Tx, creatorId: string, body: CreateGroupBo
   if (memberIds.length > CHAT.maxGroupMembers) throw new HttpError(400, CHAT_SERVER_MSG.tooManyMembers);
   const found = new Map((await tx.all(usersSql, JSON.stringify(memberIds))).map((row) => [row.id, row]));
   if (found.size !== memberIds.length) throw new HttpError(400, CHAT_SERVER_MSG.memberUnknown);
+  if (await isBlockedWithAny(tx, creatorId, others)) throw new HttpError(403, CHAT_SERVER_MSG.memberBlocked);
 
   const group: Group = {
     id: randomUUID(),
