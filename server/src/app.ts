@@ -17,6 +17,7 @@ import { chatRoutes } from './modules/chat/routes';
 import { conversationRoutes } from './modules/conversations/routes';
 import { directoryRoutes } from './modules/directory/routes';
 import { friendRoutes } from './modules/friends';
+import { callLogRoutes, rtcRoutes } from './modules/calls';
 import { notificationRoutes, pushRoutes } from './modules/notifications/routes';
 import { confessionRoutes } from './modules/confessions/routes';
 import { moderationRoutes } from './modules/moderation/routes';
@@ -69,6 +70,10 @@ export function createApp(deps: AppDeps, engine: RealtimeEngine, features: Featu
   // Friends, friend requests and blocks (/api/users/friends…, /api/users/blocks…): before the directory,
   // whose /api/users/:userId would take /api/users/friends and /api/users/blocks.
   app.route('/api', friendRoutes(deps));
+  // The call history (/api/users/call-logs): before the directory too, for the same reason.
+  app.route('/api', callLogRoutes(deps));
+  // The ICE servers for calls (TURN_URLS, TURN_SECRET).
+  app.route('/api/rtc', rtcRoutes(deps));
   app.route('/api/users', directoryRoutes(deps));
   // The spec's text-recognition service (`POST {text-recognition service}/upload`), served by this server.
   app.route('/api/ocr', ocrRoutes(deps));

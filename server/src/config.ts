@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { VerificationPolicy } from '@campus/protocol';
+import { CALL, type VerificationPolicy } from '@campus/protocol';
 import { resolveDataDir } from './data-dir';
 
 export interface Config {
@@ -31,6 +31,23 @@ export interface Config {
    * deployment). See lib/auth/access.ts.
    */
   verificationPolicy: VerificationPolicy;
+  /**
+   * TURN_URLS: comma-separated `stun:`, `turn:` or `turns:` URLs handed to the clients for calls
+   * (`GET /api/rtc/config`); empty without it (host candidates only, never a third-party STUN server).
+   */
+  turnUrls: readonly string[];
+  /**
+   * TURN_SECRET: the shared secret of the TURN server (coturn's `static-auth-secret`): clients get
+   * credentials valid for CALL.turnCredentialTtlSeconds. Required when TURN_URLS lists a TURN server.
+   */
+  turnSecret: string | undefined;
+  /** CALL_RING_TIMEOUT_MS: an unanswered call ends as no_answer after this long (CALL.ringTimeoutMs). */
+  callRingTimeoutMs: number;
+  /**
+   * CALL_RECONNECT_GRACE_MS: a party's connection may be down this long before the server ends its call
+   * (CALL.reconnectGraceMs).
+   */
+  callReconnectGraceMs: number;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -60,7 +77,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateMultiplier: nodeEnv === 'test' ? Math.max(1, Number(env.AUTH_RATE_MULTIPLIER) || 1) : 1,
     devMailbox: env.DEV_MAILBOX === '1',
     verificationPolicy: parsePolicy(env.VERIFICATION_POLICY),
+    ...parseTurn(env.TURN_URLS, env.TURN_SECRET),
+    callRingTimeoutMs: parseMs('CALL_RING_TIMEOUT_MS', env.CALL_RING_TIMEOUT_MS, CALL.ringTimeoutMs),
+    callReconnectGraceMs: parseMs(
+      'CALL_RECONNECT_GRACE_MS',
+      env.CALL_RECONNECT_GRACE_MS,
+      CALL.reconnectGraceMs,
+    ),
   };
+}
+
+/** A STUN or TURN server as RTCPeerConnection takes it: scheme, host (or [IPv6]), optional port and transport. */
+const ICE_URL =
+  /^(stun|turns?):(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(:\d{1,5})?(\?transport=(udp|tcp))?$/;
+
+function parseTurn(
+  urls: string | undefined,
+  secret: string | undefined,
+): Pick<Config, 'turnUrls' | 'turnSecret'> {
+  const turnUrls = (urls ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+  for (const url of turnUrls) {
+    const port = /:(\d+)(\?|$)/.exec(url.replace(/^\w+:/, ''))?.[1];
+    if (!ICE_URL.test(url) || (port !== undefined && (Number(port) < 1 || Number(port) > 65535)))
+      throw new Error(`TURN_URLS must be comma-separated stun:, turn: or turns: URLs, got ${url}`);
+  }
+  const turnSecret = secret || undefined;
+  // A browser refuses a turn: server without credentials (RTCPeerConnection throws), and TURN servers
+  // without authentication are open relays.
+  if (!turnSecret && turnUrls.some((url) => !url.startsWith('stun:')))
+    throw new Error('TURN_URLS lists a TURN server: set TURN_SECRET (its static-auth-secret)');
+  return { turnUrls, turnSecret };
+}
+
+function parseMs(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 1 || ms > 10 * 60_000)
+    throw new Error(`${name} must be a number of milliseconds (1 to 600000), got ${value}`);
+  return ms;
 }
 
 function parsePolicy(value: string | undefined): VerificationPolicy {

@@ -222,6 +222,33 @@ describe('direct messages', () => {
   });
 });
 
+describe('call signalling (not a mutation)', () => {
+  /** Places a call to the peer; the frame that answers it (a refusal), or undefined once it is placed. */
+  async function call(ctx: Ctx): Promise<Frame | undefined> {
+    const callId = randomUUID();
+    const signal = { type: 'offer', sdp: 'v=0\r\n' };
+    ctx.ws.send({ type: 'call:offer', callId, to: ctx.peer.id, callType: 'audio', signal });
+    // The peer is offline: a placed call rings nowhere, and hanging up logs it as cancelled.
+    await WsClient.settle(50);
+    ctx.ws.send({ type: 'call:end', callId, to: ctx.peer.id });
+    await WsClient.settle(50);
+    return ctx.ws.frames.find((f) => f.type === 'call:end' && f.callId === callId);
+  }
+
+  it('placing a call is participation: refused for the limited statuses, placed for the others', async () => {
+    for (const status of LIMITED) {
+      const ctx = ctxOf.get(status)!;
+      expect(await call(ctx), status).toMatchObject({ reason: 'refused', error: REFUSAL_TEXT[status] });
+    }
+    for (const status of FULL) {
+      const ctx = ctxOf.get(status)!;
+      expect(await call(ctx), status).toBeUndefined();
+      const logs = await server.get('/api/users/call-logs', ctx.actor.token);
+      expect(logs.body, status).toMatchObject({ logs: [{ status: 'cancelled' }] });
+    }
+  });
+});
+
 describe('a decision takes effect on an open socket', () => {
   it('verifying lets the next mutation through and rejecting stops it, without reconnecting', async () => {
     const ctx = ctxOf.get('pending_verification')!;

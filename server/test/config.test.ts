@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CALL } from '@campus/protocol';
 import { loadConfig } from '../src/config';
 import { findRepoRoot, resolveDataDir } from '../src/data-dir';
 
@@ -13,6 +14,46 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'production', AUTH_RATE_MULTIPLIER: '20' }).authRateMultiplier).toBe(1);
     expect(loadConfig({ AUTH_RATE_MULTIPLIER: '20' }).authRateMultiplier).toBe(1);
     expect(loadConfig({ NODE_ENV: 'test', AUTH_RATE_MULTIPLIER: 'lots' }).authRateMultiplier).toBe(1);
+  });
+});
+
+describe('calls', () => {
+  it('reads TURN_URLS and TURN_SECRET, and refuses to start on a bad URL or a TURN server without a secret', () => {
+    expect(loadConfig({})).toMatchObject({ turnUrls: [], turnSecret: undefined });
+    const urls =
+      'stun:turn.uni.example:3478, turn:turn.uni.example:3478?transport=tcp,turns:[2001:db8::1]:5349';
+    expect(loadConfig({ TURN_URLS: urls, TURN_SECRET: 's' })).toMatchObject({
+      turnUrls: [
+        'stun:turn.uni.example:3478',
+        'turn:turn.uni.example:3478?transport=tcp',
+        'turns:[2001:db8::1]:5349',
+      ],
+      turnSecret: 's',
+    });
+    // STUN needs no credentials.
+    expect(loadConfig({ TURN_URLS: 'stun:stun.uni.example' }).turnUrls).toEqual(['stun:stun.uni.example']);
+    expect(() => loadConfig({ TURN_URLS: 'turn:turn.uni.example' })).toThrow(/TURN_SECRET/);
+    for (const bad of [
+      'http://turn.uni.example',
+      'turn:',
+      'turn:a b',
+      'stun:host:99999',
+      'turn:host?transport=sctp',
+    ])
+      expect(() => loadConfig({ TURN_URLS: bad, TURN_SECRET: 's' }), bad).toThrow(/TURN_URLS/);
+  });
+
+  it('takes the ring timeout and the reconnect grace from the environment, with the protocol defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      callRingTimeoutMs: CALL.ringTimeoutMs,
+      callReconnectGraceMs: CALL.reconnectGraceMs,
+    });
+    expect(loadConfig({ CALL_RING_TIMEOUT_MS: '300', CALL_RECONNECT_GRACE_MS: '200' })).toMatchObject({
+      callRingTimeoutMs: 300,
+      callReconnectGraceMs: 200,
+    });
+    expect(() => loadConfig({ CALL_RING_TIMEOUT_MS: 'soon' })).toThrow(/CALL_RING_TIMEOUT_MS/);
+    expect(() => loadConfig({ CALL_RECONNECT_GRACE_MS: '0' })).toThrow(/CALL_RECONNECT_GRACE_MS/);
   });
 });
 

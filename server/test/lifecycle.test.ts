@@ -37,6 +37,7 @@ describe('database lifecycle', () => {
     expect(await tables()).toEqual([
       'attachments',
       'blocks',
+      'call_logs',
       'change_audience',
       'change_log',
       'college_catalog_version',
@@ -59,6 +60,7 @@ describe('database lifecycle', () => {
       'group_messages',
       'group_notes_updates',
       'groups',
+      'held_friend_requests',
       'message_reactions',
       'mutation_rejects',
       'nickname_claims',

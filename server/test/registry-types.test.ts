@@ -9,6 +9,7 @@ import type {
 } from '../src/modules/notifications/sync';
 import type { profileChangeHooks } from '../src/modules/profile/sync';
 import type { friendChangeHooks, friendMutationHandlers } from '../src/modules/friends/sync';
+import type { callChangeHooks } from '../src/modules/calls/sync';
 import { createFeatures } from '../src/features';
 import { startTestServer } from './support/test-server';
 
@@ -25,7 +26,8 @@ type ModuleChanges = ReturnType<typeof chatChangeHooks> &
   typeof confessionChangeHooks &
   typeof notificationChangeHooks &
   typeof profileChangeHooks &
-  typeof friendChangeHooks;
+  typeof friendChangeHooks &
+  typeof callChangeHooks;
 
 describe('the server registry', () => {
   it('the modules cover every mutation and change type, and nothing else', () => {

@@ -37,3 +37,5 @@ export * from './colleges/catalog';
 export * from './colleges/admin';
 export * from './profile/profile';
 export * from './verification';
+export * from './calls/wire';
+export * from './calls/frames';

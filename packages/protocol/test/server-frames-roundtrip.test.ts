@@ -16,6 +16,7 @@ import {
 const user = { id: 'u1', firstName: 'Alex', lastName: 'Kim', profilePictureUrl: null };
 const peer = { id: 'u2', firstName: 'Bo', lastName: 'Lee', profilePictureUrl: null };
 const at = '2026-11-25T10:00:00.000Z';
+const callId = '0b5e7c1a-3f2d-4c8e-9a61-2d7f4b9e1c35';
 const direct = {
   id: 'm1',
   from: user,
@@ -147,6 +148,19 @@ const changes: { [T in ChangeType]: ChangeOf<T> } = {
   friend_request_updated: { type: 'friend_request_updated', seq: 17, requestId: 'r1', status: 'accepted' },
   friendship_changed: { type: 'friendship_changed', seq: 18, friend: user, added: true },
   block_changed: { type: 'block_changed', seq: 19, user, blocked: true, at },
+  call_logged: {
+    type: 'call_logged',
+    seq: 20,
+    log: {
+      id: 'l1',
+      status: 'completed',
+      callType: 'video',
+      caller: user,
+      callee: peer,
+      startedAt: at,
+      duration: 65,
+    },
+  },
 };
 const changeList: Change[] = Object.values(changes);
 
@@ -182,6 +196,18 @@ const engineFrames: { [T in EngineFrame['type']]: Extract<EngineFrame, { type: T
   user_offline: { type: 'user_offline', userId: 'u2', lastActiveAt: at },
   online_users_list: { type: 'online_users_list', userIds: ['u2'] },
   online_count: { type: 'online_count', count: 42 },
+  'call:offer': {
+    type: 'call:offer',
+    callId,
+    from: user,
+    callType: 'audio',
+    signal: { type: 'offer', sdp: 'v=0\r\n' },
+  },
+  'call:answer': { type: 'call:answer', callId, from: 'u2', signal: { type: 'answer', sdp: 'v=0\r\n' } },
+  'call:reject': { type: 'call:reject', callId, from: 'u2' },
+  'call:end': { type: 'call:end', callId, reason: 'refused', error: 'You are already in a call.' },
+  'call:ringing': { type: 'call:ringing', callId },
+  'call:resumed': { type: 'call:resumed', callId },
 };
 
 describe('server frames', () => {

@@ -41,11 +41,18 @@ export class Connection
   userId = '';
   readonly audiences = new Set<string>();
   readonly contacts = new Set<string>();
+  /** People with a block between them and this user, either way (the session hooks say who at sign-in). */
+  readonly separated = new Set<string>();
   lastSeen = Date.now();
   private chatOpenWith: string | undefined;
   private state: State = 'hello';
   private registered = false;
   private queued: string[] = [];
+  /**
+   * Blocks (true) and unblocks (false, with whether they are contacts) that committed while the features
+   * read the contacts at sign-in: the read may predate them, so they are applied after it, in order.
+   */
+  private separationsWhileOpening: [userId: string, separated: boolean, contact: boolean][] = [];
   private readonly stream: ChangeStream;
   private readonly helloTimer: NodeJS.Timeout;
   /** This socket in the live-socket registry, from the hello on: revoking its session closes it. */
@@ -85,14 +92,22 @@ export class Connection
     return this.contacts.has(userId);
   }
 
-  dropContact(userId: string): void {
+  isSeparatedFrom(userId: string): boolean {
+    return this.separated.has(userId);
+  }
+
+  separateFrom(userId: string): void {
+    if (this.state === 'auth') return void this.separationsWhileOpening.push([userId, true, false]);
+    this.separated.add(userId);
     this.contacts.delete(userId);
     // Their chat open here would keep their presence coming (presence watchers): close it for presence.
     if (this.chatOpenWith === userId) this.openChat(undefined);
   }
 
-  addContact(userId: string): void {
-    if (userId === this.userId || this.contacts.has(userId)) return;
+  reuniteWith(userId: string, contact: boolean): void {
+    if (this.state === 'auth') return void this.separationsWhileOpening.push([userId, false, contact]);
+    this.separated.delete(userId);
+    if (!contact || userId === this.userId || this.contacts.has(userId)) return;
     this.contacts.add(userId);
     this.rt.presence.contactsAdded(this, [userId]);
   }
@@ -263,7 +278,20 @@ export class Connection
     }
     if (this.state !== 'auth') return;
     for (const key of opened.audiences) this.joinAudience(key);
+    for (const id of opened.separated ?? []) this.separated.add(id);
     for (const id of opened.contacts) if (id !== this.userId) this.contacts.add(id);
+    for (const [id, separated, contact] of this.separationsWhileOpening) {
+      if (separated) {
+        this.separated.add(id);
+        this.contacts.delete(id);
+      } else {
+        this.separated.delete(id);
+        if (contact && id !== this.userId) this.contacts.add(id);
+      }
+    }
+    this.separationsWhileOpening = [];
+    // Contacts a change taught meanwhile (a new group's members) included: none across a block.
+    for (const id of this.separated) this.contacts.delete(id);
     this.state = 'ready';
     this.send({
       type: 'welcome',
@@ -299,6 +327,11 @@ export class Connection
       this.rt.presence.disconnected(this, last, this.chatOpenWith);
     } catch (err) {
       this.rt.deps.log.error({ err }, 'presence update failed');
+    }
+    try {
+      this.rt.features.session.closed?.(this);
+    } catch (err) {
+      this.rt.deps.log.error({ err }, 'session close hook failed');
     }
   }
 }

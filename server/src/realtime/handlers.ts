@@ -52,6 +52,14 @@ export function handleFrame(rt: Runtime, conn: LiveConnection, frame: ClientFram
       // Typing shares the mutations' bucket: it is the other thing a client sends per keystroke burst.
       if (!rt.rates.take(conn.userId)) return conn.send(refusalOf('rateLimited', frame));
       return sessionFrame(rt, conn, frame);
+    case 'call:offer':
+    case 'call:answer':
+    case 'call:reject':
+    case 'call:end':
+    case 'call:resume':
+      // Call signalling shares the mutations' bucket too (an offer has its own hourly limit besides).
+      if (!rt.rates.take(conn.userId)) return conn.send(refusalOf('rateLimited', frame));
+      return sessionFrame(rt, conn, frame);
     case 'hello':
       return conn.send(refusalOf('badFrame', frame));
   }
@@ -73,6 +81,21 @@ function sessionFrame(rt: Runtime, conn: LiveConnection, frame: SessionFrame): v
       break;
     case 'stop_typing':
       done = frames.stop_typing(conn, frame);
+      break;
+    case 'call:offer':
+      done = frames['call:offer'](conn, frame);
+      break;
+    case 'call:answer':
+      done = frames['call:answer'](conn, frame);
+      break;
+    case 'call:reject':
+      done = frames['call:reject'](conn, frame);
+      break;
+    case 'call:end':
+      done = frames['call:end'](conn, frame);
+      break;
+    case 'call:resume':
+      done = frames['call:resume'](conn, frame);
       break;
   }
   if (done)

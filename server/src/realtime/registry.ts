@@ -71,6 +71,8 @@ export interface Session {
    * online/offline now reaches this connection, and the online list of its contacts is sent again.
    */
   openChat(peerId: string | undefined): void;
+  /** The connection has closed (a feature that awaited something checks it before holding on to it). */
+  readonly closed: boolean;
 }
 
 export interface ChangeHook<C> {
@@ -92,25 +94,40 @@ export type ChangeHooks = { [T in ChangeType]: ChangeHook<ChangeOf<T>> };
 /** The recent state a `sync_reset` carries. */
 export type SnapshotBody = Omit<SyncResetFrame, 'type' | 'cursor'>;
 
-/** Client frames a feature answers besides mutations (the engine itself answers hello, ping and pull). */
-export type SessionFrame = Extract<
+/** Chat's ephemeral frames: opening a chat or a group, typing. */
+export type ChatSessionFrame = Extract<
   ClientFrame,
   { type: 'join_chat' | 'join_group' | 'typing' | 'stop_typing' }
 >;
-export type SessionFrameHandlers = {
-  [T in SessionFrame['type']]: (
-    session: Session,
-    frame: Extract<SessionFrame, { type: T }>,
-  ) => void | Promise<void>;
+/** Call signalling (issue 12): ephemeral, never stored. */
+export type CallSessionFrame = Extract<
+  ClientFrame,
+  { type: 'call:offer' | 'call:answer' | 'call:reject' | 'call:end' | 'call:resume' }
+>;
+/** Client frames a feature answers besides mutations (the engine itself answers hello, ping and pull). */
+export type SessionFrame = ChatSessionFrame | CallSessionFrame;
+/** One handler per frame type of `F`. */
+export type FrameHandlers<F extends SessionFrame> = {
+  [T in F['type']]: (session: Session, frame: Extract<F, { type: T }>) => void | Promise<void>;
 };
+/** The engine's whole table: a session frame without its handler does not compile (server/src/features.ts). */
+export type SessionFrameHandlers = FrameHandlers<SessionFrame>;
 
 /**
  * What the engine asks the features about a connection's life. The engine keeps the mechanisms (audience
  * subscriptions, presence to contacts only, the pull-then-live handoff); the features say what fills them.
  */
 export interface SessionHooks {
-  /** At sign-in: the audiences besides the user's own, and the people whose presence the user may see. */
-  open(userId: string): Promise<{ audiences: readonly Audience[]; contacts: readonly string[] }>;
+  /**
+   * At sign-in: the audiences besides the user's own, the people whose presence the user may see, and those
+   * with a block between them and the user either way (`separated`: never contacts, and no typing between
+   * them in a group they share). Blocks committing meanwhile reach the connection through the hub.
+   */
+  open(userId: string): Promise<{
+    audiences: readonly Audience[];
+    contacts: readonly string[];
+    separated?: readonly string[];
+  }>;
   /** The people a change makes contacts of `userId` (a first message, a shared group); called per change. */
   contactsMadeBy(userId: string, change: Change): readonly string[];
   /** A device starting over (cursor 0, older than the log keeps, or from another database). */
@@ -119,8 +136,17 @@ export interface SessionHooks {
   caughtUp(session: Session, seq: number): void;
   /** The user's last connection closed; resolves once `lastActiveAt` is stored, before contacts hear it. */
   wentOffline(userId: string, lastActiveAt: string): Promise<void>;
-  frames: SessionFrameHandlers;
+  /**
+   * One connection of a signed-in user closed (any of them, not only the last; not while the server stops):
+   * state a feature binds to a connection (the side of a call it holds) lets go of it. Must not throw.
+   */
+  closed?(session: Session): void;
+  /** Chat's frames; the composition root joins the other features' (calls) into the engine's table. */
+  frames: FrameHandlers<ChatSessionFrame>;
 }
+
+/** The session hooks the engine runs: a feature's hooks with every feature's frames in one table. */
+export type EngineSessionHooks = SessionHooks & { frames: SessionFrameHandlers };
 
 /** Everything the engine knows of the features, built by server/src/features.ts. */
 export interface Features {
@@ -128,7 +154,7 @@ export interface Features {
   /** The access policy's check for `participation` mutations (and handlers that decide per frame). */
   participation: ParticipationCheck;
   changes: ChangeHooks;
-  session: SessionHooks;
+  session: EngineSessionHooks;
   /** The server is stopping, before the database closes: batched writers flush or drop what they hold. */
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { callChangeSchemas } from '../calls/frames';
 import { chatChangeSchemas } from '../chat/frames';
 import { confessionChangeSchemas } from '../confessions/frames';
 import { friendChangeSchemas } from '../friends/frames';
@@ -18,6 +19,7 @@ export const changeSchemas = [
   ...notificationChangeSchemas,
   ...userChangeSchemas,
   ...friendChangeSchemas,
+  ...callChangeSchemas,
 ] as const;
 
 export const changeSchema = z.discriminatedUnion('type', changeSchemas);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { callClientFrameSchemas } from '../calls/frames';
 import { frameId } from './frame-parts';
 import { mutationSchemas } from './mutations';
 
@@ -39,6 +40,7 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   joinGroupFrameSchema,
   typingFrameSchema,
   stopTypingFrameSchema,
+  ...callClientFrameSchemas,
   ...mutationSchemas,
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;

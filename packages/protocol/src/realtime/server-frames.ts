@@ -6,6 +6,7 @@ import {
   groupSchema,
   userListEntrySchema,
 } from '../chat/entities';
+import { callServerFrameSchemas, type CallServerFrame } from '../calls/frames';
 import { changeSchema, changeSchemas, type Change } from './changes';
 import { REALTIME_ERROR_REASONS } from './reasons';
 
@@ -119,6 +120,7 @@ export const serverFrameSchema = z.discriminatedUnion('type', [
   userOfflineFrameSchema,
   onlineUsersListFrameSchema,
   onlineCountFrameSchema,
+  ...callServerFrameSchemas,
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
 export type WelcomeFrame = z.infer<typeof welcomeFrameSchema>;
@@ -134,4 +136,6 @@ export type EphemeralFrame =
   | z.infer<typeof userOnlineFrameSchema>
   | z.infer<typeof userOfflineFrameSchema>
   | z.infer<typeof onlineUsersListFrameSchema>
-  | z.infer<typeof onlineCountFrameSchema>;
+  | z.infer<typeof onlineCountFrameSchema>
+  /** Call signalling (issue 12): ephemeral too, to users' live connections only. */
+  | CallServerFrame;

@@ -298,6 +298,8 @@ export interface Database {
   friend_requests: FriendRequestsTable;
   friendships: FriendshipsTable;
   blocks: BlocksTable;
+  call_logs: CallLogsTable;
+  held_friend_requests: HeldFriendRequestsTable;
 }
 
 /** A student-ID submission (migration 0014). */
@@ -361,5 +363,26 @@ export interface FriendshipsTable {
 export interface BlocksTable {
   blocker_id: string;
   blocked_id: string;
+  created_at: string;
+}
+
+/** A call the server placed, written when it ended (migration 0016). */
+export interface CallLogsTable {
+  id: string;
+  caller_id: string;
+  callee_id: string;
+  call_type: 'audio' | 'video';
+  status: 'completed' | 'missed' | 'no_answer' | 'rejected' | 'cancelled' | 'failed';
+  started_at: string;
+  /** Seconds from the answer to the end. */
+  duration: number;
+  /** 1: the callee had blocked the caller; the row is the caller's only. */
+  callee_hidden: number;
+}
+
+/** A friend request held back by a block: what its sender was told is pending (migration 0017). */
+export interface HeldFriendRequestsTable {
+  from_id: string;
+  to_id: string;
   created_at: string;
 }

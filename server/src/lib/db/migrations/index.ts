@@ -14,6 +14,8 @@ import * as m0012 from './0012_confession_posted_seq';
 import * as m0013 from './0013_colleges';
 import * as m0014 from './0014_documents';
 import * as m0015 from './0015_friends';
+import * as m0016 from './0016_calls';
+import * as m0017 from './0017_held_friend_requests';
 
 interface MigrationModule {
   up: Migration['up'];
@@ -48,6 +50,8 @@ const modules: Record<string, MigrationModule> = {
   '0013_colleges': m0013,
   '0014_documents': m0014,
   '0015_friends': m0015,
+  '0016_calls': m0016,
+  '0017_held_friend_requests': m0017,
 };
 
 export const migrations: Record<string, Migration> = Object.fromEntries(

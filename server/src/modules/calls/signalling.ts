@@ -1,0 +1,374 @@
+import {
+  CALL,
+  CALL_MSG,
+  type CallAnswerFrame,
+  type CallEndedFrame,
+  type CallEndReason,
+  type CallLogStatus,
+  type CallOfferFrame,
+  type CallRejectFrame,
+  type CallResumeFrame,
+  type UserRef,
+} from '@campus/protocol';
+import type { AppDeps } from '../../deps';
+import { RateLimiter } from '../../lib/rate-limit';
+import { Refusal } from '../../lib/refusal';
+import type { CallSessionFrame, FrameHandlers, ParticipationCheck, Session } from '../../realtime/registry';
+import type { ReadTx } from '../../realtime/transaction';
+import { userRefsOf, type UserRefs } from '../users';
+import { secondsBetween, writeCallLog, type CallOutcome } from './log';
+import { pairParams, pairSql } from './repo';
+import { InProcessCallRegistry, type CallRegistry, type CallSide, type LiveCall } from './registry';
+
+export interface CallTimings {
+  /** An unanswered call ends as no_answer after this long. */
+  ringTimeoutMs: number;
+  /** A side's connection may be down this long before the call ends as lost. */
+  reconnectGraceMs: number;
+}
+
+/** Offers per user and hour: a bot ringing everyone stops here. */
+export const CALL_OFFER_RATE = { limit: CALL.offersPerHour, windowMs: 60 * 60_000 };
+
+type EndFrame = Extract<CallSessionFrame, { type: 'call:end' }>;
+
+function ended(callId: string, reason: CallEndReason, error?: string): CallEndedFrame {
+  return error === undefined
+    ? { type: 'call:end', callId, reason }
+    : { type: 'call:end', callId, reason, error };
+}
+
+/**
+ * Whether the caller may place this call: 'ring' (they share a chat, a group or a friendship, and neither
+ * blocked the other), 'hidden' (the callee blocked the caller: it must look to the caller like a callee with
+ * no live device), or refused with the text to show.
+ */
+type Placement = 'ring' | 'hidden' | { refused: string };
+
+/** One statement of point lookups. */
+async function placement(tx: ReadTx, callerId: string, calleeId: string): Promise<Placement> {
+  const pair = await tx.first(pairSql, ...pairParams(callerId, calleeId));
+  if (!pair) return { refused: CALL_MSG.notAllowed };
+  if (pair.caller_blocked) return { refused: CALL_MSG.youBlocked };
+  // A stranger who blocked the caller is refused like any stranger: the answer says nothing of the block.
+  if (!pair.shares) return { refused: CALL_MSG.notAllowed };
+  return pair.callee_blocked ? 'hidden' : 'ring';
+}
+
+/**
+ * One-to-one call signalling (issue 12) over `/ws`: the server places a call only between contacts (checked
+ * in the database), rings every live device of the callee, lets the first answer take the call, relays the
+ * descriptions between the two connections that hold it, ends it on a hang-up, a reject, the ring timeout or
+ * a connection lost past its grace period, and logs every call it placed once it ends.
+ *
+ * What each device receives:
+ * - the caller's calling connection: `call:ringing` when it rang somewhere, then `call:answer`,
+ *   `call:reject` or `call:end` (refused, busy, no_answer, ended, failed, lost);
+ * - every live device of the callee: the incoming `call:offer`, then `call:end` with answered_elsewhere,
+ *   rejected_elsewhere, cancelled, no_answer or lost. These go to all the callee's devices, the one that
+ *   answered or rejected included: a device ignores an end of the call it holds (it answered it) or no
+ *   longer shows (it rejected it);
+ * - the callee's answering connection, during the call: `call:end` ended, failed or lost;
+ * - a connection that takes a side over with `call:resume`: `call:resumed` (or `call:end` unknown), and for
+ *   the caller of an answered call the `call:answer` again, which a device that applied it ignores.
+ * A frame naming a call its sender is not a party of, or another `to` than the other party, is dropped
+ * without an answer. The state is this process's (`CallRegistry`); its timers are cleared on every path.
+ */
+export class CallSignalling {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly offers: RateLimiter;
+  private readonly logging = new Set<Promise<void>>();
+  private readonly refs: UserRefs;
+  private closing = false;
+
+  readonly frames: FrameHandlers<CallSessionFrame> = {
+    'call:offer': (session, frame) => this.offer(session, frame),
+    'call:answer': (session, frame) => this.answer(session, frame),
+    'call:reject': (session, frame) => this.reject(session, frame),
+    'call:end': (session, frame) => this.end(session, frame),
+    'call:resume': (session, frame) => this.resume(session, frame),
+  };
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly participation: ParticipationCheck,
+    private readonly timings: CallTimings,
+    private readonly calls: CallRegistry = new InProcessCallRegistry(),
+  ) {
+    this.offers = new RateLimiter(CALL_OFFER_RATE, deps.now);
+    this.refs = userRefsOf(deps);
+  }
+
+  // ---- frames
+
+  private async offer(session: Session, frame: CallOfferFrame): Promise<void> {
+    const { callId, to: calleeId, callType, signal } = frame;
+    const callerId = session.userId;
+    const refuse = (error: string) => session.send(ended(callId, 'refused', error));
+    if (this.closing) return;
+    if (this.offers.hit(callerId) > 0) return refuse(CALL_MSG.rateLimited);
+    if (calleeId === callerId) return refuse(CALL_MSG.notAllowed);
+    const early = this.inUse(callerId, callId);
+    if (early) return refuse(early);
+
+    let decided: { verdict: Placement; from: UserRef | undefined };
+    try {
+      decided = await this.deps.transactor.read(async (tx) => {
+        // Placing a call takes part (the access policy); answering, rejecting and hanging up are open.
+        await this.participation(tx, callerId);
+        return { verdict: await placement(tx, callerId, calleeId), from: await this.refs.get(tx, callerId) };
+      });
+    } catch (err) {
+      if (err instanceof Refusal) return refuse(err.message);
+      throw err;
+    }
+    const { verdict, from } = decided;
+    if (typeof verdict === 'object') return refuse(verdict.refused);
+    // Awaited: the world may have moved (the socket closed, another offer of this user went first).
+    if (this.closing || session.closed || !from) return;
+    const late = this.inUse(callerId, callId);
+    if (late) return refuse(late);
+
+    const hidden = verdict === 'hidden';
+    const startedAt = this.deps.now();
+    if (!hidden && this.calls.callOf(calleeId)) {
+      session.send(ended(callId, 'busy', CALL_MSG.busy));
+      return this.log({
+        callerId,
+        calleeId,
+        callType,
+        startedAt,
+        status: 'missed',
+        duration: 0,
+        calleeHidden: false,
+      });
+    }
+    const rang = !hidden && this.deps.realtime.isOnline(calleeId);
+    const call: LiveCall = {
+      id: callId,
+      callerId,
+      calleeId,
+      callType,
+      startedAt,
+      calleeHidden: hidden,
+      rang,
+      state: 'ringing',
+      caller: session,
+      callee: undefined,
+    };
+    if (!this.calls.add(call)) return refuse(CALL_MSG.alreadyInCall);
+    this.timer(`ring:${callId}`, this.timings.ringTimeoutMs, () => this.ringTimeout(callId));
+    if (!rang) return;
+    this.deps.realtime.sendToUsers([calleeId], { type: 'call:offer', callId, from, callType, signal });
+    session.send({ type: 'call:ringing', callId });
+  }
+
+  /** The first answer from any of the callee's devices takes the call; a later one is told it is over. */
+  private answer(session: Session, frame: CallAnswerFrame): void {
+    const call = this.calls.get(frame.callId);
+    if (!call || call.calleeHidden || session.userId !== call.calleeId || frame.to !== call.callerId) return;
+    if (call.state !== 'ringing') {
+      if (call.callee !== session) session.send(ended(call.id, 'unknown'));
+      return;
+    }
+    if (!this.calls.answer(call.id, session, this.deps.now())) return session.send(ended(call.id, 'unknown'));
+    this.clearTimer(`ring:${call.id}`);
+    call.answered = { type: 'call:answer', callId: call.id, from: call.calleeId, signal: frame.signal };
+    // A caller whose connection is down gets it with its `call:resume`.
+    call.caller?.send(call.answered);
+    this.toCallee(call, 'answered_elsewhere');
+  }
+
+  private reject(session: Session, frame: CallRejectFrame): void {
+    const call = this.calls.get(frame.callId);
+    if (!call || call.calleeHidden || session.userId !== call.calleeId || frame.to !== call.callerId) return;
+    if (call.state === 'ringing') this.rejected(call);
+  }
+
+  private end(session: Session, frame: EndFrame): void {
+    const call = this.calls.get(frame.callId);
+    const side = call && this.sideOf(call, session.userId);
+    if (!call || !side || frame.to !== (side === 'caller' ? call.calleeId : call.callerId)) return;
+    // A side whose connection is down may hang up from its new one without resuming first.
+    const holder = call[side];
+    if (call.state === 'ringing') {
+      // Hanging up an incoming call, from any of the callee's devices, is refusing it.
+      if (side === 'callee') return this.rejected(call);
+      if (holder && holder !== session) return;
+      if (!this.finish(call)) return;
+      if (!call.calleeHidden) this.toCallee(call, 'cancelled');
+      return this.log(this.outcome(call, call.rang ? 'missed' : 'cancelled', 0));
+    }
+    if (holder && holder !== session) return;
+    if (!this.finish(call)) return;
+    const failed = frame.reason === 'failed';
+    const other = side === 'caller' ? call.callee : call.caller;
+    other?.send(failed ? ended(call.id, 'failed', CALL_MSG.failed) : ended(call.id, 'ended', CALL_MSG.ended));
+    const duration = secondsBetween(call.answeredAt, this.deps.now());
+    this.log(this.outcome(call, failed ? 'failed' : 'completed', duration));
+  }
+
+  /** A new connection of a party takes its side of the call over (after a reconnect, within the grace). */
+  private resume(session: Session, frame: CallResumeFrame): void {
+    const call = this.calls.get(frame.callId);
+    const side = call && this.sideOf(call, session.userId);
+    // A callee's device holds a call only once it answered it.
+    if (!call || !side || (side === 'callee' && call.state !== 'active'))
+      return session.send(ended(frame.callId, 'unknown'));
+    call[side] = session;
+    this.clearTimer(`grace:${call.id}:${side}`);
+    session.send({ type: 'call:resumed', callId: call.id });
+    // The answer may have gone to the old connection after it died unseen (a network drop is noticed only
+    // by the heartbeat): the caller gets it again, and a device that already applied it ignores it.
+    if (side === 'caller' && call.answered) session.send(call.answered);
+  }
+
+  // ---- the engine's hooks
+
+  /**
+   * A connection closed: if it held a side of a call, that side has the grace period to come back with
+   * `call:resume`; otherwise the call ends as lost. A callee's device that only rang changes nothing.
+   */
+  closed(session: Session): void {
+    const call = this.calls.callOf(session.userId);
+    if (!call) return;
+    const side: CallSide | undefined =
+      call.caller === session ? 'caller' : call.callee === session ? 'callee' : undefined;
+    if (!side) return;
+    call[side] = undefined;
+    const droppedAt = this.deps.now();
+    this.timer(`grace:${call.id}:${side}`, this.timings.reconnectGraceMs, () =>
+      this.lost(call.id, side, droppedAt),
+    );
+  }
+
+  /**
+   * A block between the two committed (`blockerId` blocked `blockedId`): a call between them, ringing or
+   * live, ends at once. The blocked side hears what it would from a hang-up or an unanswered call, so the
+   * ending says nothing of the block.
+   */
+  separated(blockerId: string, blockedId: string): void {
+    const call = this.calls.callOf(blockerId) ?? this.calls.callOf(blockedId);
+    if (!call) return;
+    const pair = new Set([call.callerId, call.calleeId]);
+    if (!pair.has(blockerId) || !pair.has(blockedId) || !this.finish(call)) return;
+    if (call.state === 'active') {
+      call.caller?.send(ended(call.id, 'ended', CALL_MSG.ended));
+      call.callee?.send(ended(call.id, 'ended', CALL_MSG.ended));
+      const duration = secondsBetween(call.answeredAt, this.deps.now());
+      return this.log(this.outcome(call, 'completed', duration));
+    }
+    if (call.callerId === blockedId) {
+      // The blocker's devices stop ringing; the caller is told no one answered.
+      call.caller?.send(ended(call.id, 'no_answer', CALL_MSG.noAnswer));
+      if (!call.calleeHidden) this.toCallee(call, 'rejected_elsewhere');
+      return this.log(this.outcome(call, 'no_answer', 0));
+    }
+    // The blocker was calling: as their own cancel.
+    call.caller?.send(ended(call.id, 'ended', CALL_MSG.ended));
+    if (!call.calleeHidden) this.toCallee(call, 'cancelled');
+    this.log(this.outcome(call, call.rang ? 'missed' : 'cancelled', 0));
+  }
+
+  /** The server is stopping: no timer outlives it, no call is placed any more, and logs being written land. */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.calls.clear();
+    await Promise.allSettled([...this.logging]);
+  }
+
+  // ---- endings
+
+  private ringTimeout(callId: string): void {
+    const call = this.calls.get(callId);
+    if (!call || call.state !== 'ringing' || !this.finish(call)) return;
+    call.caller?.send(ended(callId, 'no_answer', CALL_MSG.noAnswer));
+    if (!call.calleeHidden) this.toCallee(call, 'no_answer');
+    this.log(this.outcome(call, 'no_answer', 0));
+  }
+
+  private rejected(call: LiveCall): void {
+    if (!this.finish(call)) return;
+    call.caller?.send({ type: 'call:reject', callId: call.id, from: call.calleeId });
+    this.toCallee(call, 'rejected_elsewhere');
+    this.log(this.outcome(call, 'rejected', 0));
+  }
+
+  private lost(callId: string, side: CallSide, droppedAt: number): void {
+    const call = this.calls.get(callId);
+    if (!call || call[side] || !this.finish(call)) return;
+    if (call.state === 'active') {
+      (side === 'caller' ? call.callee : call.caller)?.send(ended(callId, 'lost', CALL_MSG.unavailable));
+      return this.log(this.outcome(call, 'completed', secondsBetween(call.answeredAt, droppedAt)));
+    }
+    // The caller's connection, while it rang.
+    if (!call.calleeHidden) this.toCallee(call, 'lost');
+    this.log(this.outcome(call, 'failed', 0));
+  }
+
+  // ---- helpers
+
+  /** Why `callerId` may not place a call with this id now, if so. */
+  private inUse(callerId: string, callId: string): string | undefined {
+    if (this.calls.callOf(callerId)) return CALL_MSG.alreadyInCall;
+    if (this.calls.get(callId)) return CALL_MSG.failed;
+    return undefined;
+  }
+
+  /** The side `userId` is on; none for a hidden call's callee, whom the call never reached. */
+  private sideOf(call: LiveCall, userId: string): CallSide | undefined {
+    if (userId === call.callerId) return 'caller';
+    if (userId === call.calleeId && !call.calleeHidden) return 'callee';
+    return undefined;
+  }
+
+  /** To every live device of the callee. */
+  private toCallee(call: LiveCall, reason: CallEndReason): void {
+    this.deps.realtime.sendToUsers([call.calleeId], ended(call.id, reason));
+  }
+
+  /** Ends the call once: false when another path ended it first. Clears its timers. */
+  private finish(call: LiveCall): boolean {
+    if (!this.calls.finish(call.id)) return false;
+    for (const key of [`ring:${call.id}`, `grace:${call.id}:caller`, `grace:${call.id}:callee`])
+      this.clearTimer(key);
+    return true;
+  }
+
+  private outcome(call: LiveCall, status: CallLogStatus, duration: number): CallOutcome {
+    const { callerId, calleeId, callType, startedAt, calleeHidden } = call;
+    return { callerId, calleeId, callType, startedAt, status, duration, calleeHidden };
+  }
+
+  /** Writes the log after the fact; a failure is logged, never thrown at a socket. */
+  private log(outcome: CallOutcome): void {
+    const writing = this.deps.transactor
+      .commit((tx) => writeCallLog(tx, this.refs, outcome))
+      .catch((err: unknown) => this.deps.log.error({ err }, 'call log failed'));
+    this.logging.add(writing);
+    void writing.finally(() => this.logging.delete(writing));
+  }
+
+  private timer(key: string, ms: number, fn: () => void): void {
+    this.clearTimer(key);
+    const timer = setTimeout(() => {
+      this.timers.delete(key);
+      try {
+        fn();
+      } catch (err) {
+        this.deps.log.error({ err }, 'call timer failed');
+      }
+    }, ms);
+    timer.unref();
+    this.timers.set(key, timer);
+  }
+
+  private clearTimer(key: string): void {
+    const timer = this.timers.get(key);
+    if (!timer) return;
+    clearTimeout(timer);
+    this.timers.delete(key);
+  }
+}
