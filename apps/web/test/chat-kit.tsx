@@ -3,7 +3,14 @@ import 'fake-indexeddb/auto';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { render, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import type { DirectMessage, GroupMessage, MessageErrorFrame, UserRef } from '@campus/protocol';
+import type {
+  CallClientFrame,
+  CallServerFrame,
+  DirectMessage,
+  GroupMessage,
+  MessageErrorFrame,
+  UserRef,
+} from '@campus/protocol';
 import {
   createSyncClient,
   openUserDatabase,
@@ -15,6 +22,7 @@ import {
   type SyncClient,
   type TypingTarget,
 } from '@campus/sync';
+import { CallLayer } from '../src/features/calls/CallLayer';
 import { ChatPage } from '../src/features/chat/ChatPage';
 import { GroupChatPage } from '../src/features/group-chat/GroupChatPage';
 import { SyncContext } from '../src/features/sync/sync-context';
@@ -49,6 +57,13 @@ export class FakeSyncClient implements SyncClient {
   };
   private readonly listeners = new Set<() => void>();
   private readonly errorListeners = new Set<(frame: MessageErrorFrame) => void>();
+  private readonly callListeners = new Set<(frame: CallServerFrame) => void>();
+  /** The call frames the screens sent while online, in order (offline sends are refused, as the real client does). */
+  readonly callFrames: CallClientFrame[] = [];
+  /** What the server holds of call history, per page (`before` undefined for the first); replaced by tests. */
+  callLogPages: (before?: string) => Promise<{ nextBefore: string | null }> = async () => ({
+    nextBefore: null,
+  });
   /** What the server holds beyond the cache, per page; replaced by tests. */
   directPages: (partnerId: string, page: number) => Promise<number> = async () => 0;
   groupPages: (groupId: string, page: number) => Promise<number> = async () => 0;
@@ -105,6 +120,23 @@ export class FakeSyncClient implements SyncClient {
   loadFriends(): Promise<void> {
     this.calls.push(['loadFriends']);
     return Promise.resolve();
+  }
+  loadCallLogs(before?: string): Promise<{ nextBefore: string | null }> {
+    this.calls.push(['loadCallLogs', before]);
+    return this.callLogPages(before);
+  }
+  sendCallFrame(frame: CallClientFrame): boolean {
+    if (this.state.status !== 'online') return false;
+    this.callFrames.push(frame);
+    return true;
+  }
+  onCallFrame(listener: (frame: CallServerFrame) => void): () => void {
+    this.callListeners.add(listener);
+    return () => void this.callListeners.delete(listener);
+  }
+  /** The server sends this device a call frame. */
+  emitCallFrame(frame: CallServerFrame): void {
+    this.callListeners.forEach((listener) => listener(frame));
   }
   typing(target: TypingTarget): void {
     this.calls.push(['typing', target]);
@@ -211,11 +243,13 @@ export function renderChat(client: FakeSyncClient, path: string): void {
           <ThemeProvider>
             <SessionContext value={signedIn}>
               <SyncContext value={client}>
-                <Routes>
-                  <Route path="/chat/:userId" element={<ChatPage />} />
-                  <Route path="/group/:groupId" element={<GroupChatPage />} />
-                  <Route path="/talk" element={<p>Talk home</p>} />
-                </Routes>
+                <CallLayer>
+                  <Routes>
+                    <Route path="/chat/:userId" element={<ChatPage />} />
+                    <Route path="/group/:groupId" element={<GroupChatPage />} />
+                    <Route path="/talk" element={<p>Talk home</p>} />
+                  </Routes>
+                </CallLayer>
               </SyncContext>
             </SessionContext>
           </ThemeProvider>

@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 import { AdminDocumentsPage } from '../src/features/admin/AdminDocumentsPage';
 import { AdminCollegesPage } from '../src/features/admin/colleges/AdminCollegesPage';
 import { AuthScreen } from '../src/features/auth/AuthScreen';
+import { CallHistoryPage } from '../src/features/calls/CallHistoryPage';
+import { CallScreen } from '../src/features/calls/CallScreen';
 import { ChatPage } from '../src/features/chat/ChatPage';
 import { ConfessionsPage } from '../src/features/confessions/ConfessionsPage';
 import { CreateGroupPage } from '../src/features/create-group/CreateGroupPage';
@@ -35,6 +37,8 @@ export const UPLOAD = eager(UploadDocumentPage);
 export const ADMIN = eager(AdminDocumentsPage);
 export const ADMIN_COLLEGES = eager(AdminCollegesPage);
 export const FRIENDS = eager(FriendsPage);
+export const CALL = eager(CallScreen);
+export const CALL_HISTORY = eager(CallHistoryPage);
 export const PLACEHOLDERS: typeof LazyRoutes.PLACEHOLDERS = {
   randomTalkOptions: eager(screens.RandomTalkOptionsPage),
   randomAudio: eager(screens.RandomAudioPage),
@@ -42,7 +46,5 @@ export const PLACEHOLDERS: typeof LazyRoutes.PLACEHOLDERS = {
   randomChat: eager(screens.RandomChatPage),
   focusedTalk: eager(screens.FocusedTalkPage),
   focusedTalkOptions: eager(screens.FocusedTalkOptionsPage),
-  callHistory: eager(screens.CallHistoryPage),
-  call: eager(screens.CallPage),
 };
 export const preloadRoute: typeof LazyRoutes.preloadRoute = () => undefined;

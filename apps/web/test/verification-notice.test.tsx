@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { ACCESS_MSG, CONFESSION_MSG, type Group, type User } from '@campus/protocol';
+import { CallLayer } from '../src/features/calls/CallLayer';
 import { ChatPage } from '../src/features/chat/ChatPage';
 import { GroupChatPage } from '../src/features/group-chat/GroupChatPage';
 import { SessionContext, type SessionContextValue } from '../src/features/session/session-context';
@@ -57,10 +58,12 @@ function renderChatAs(user: User, client: FakeSyncClient, path: string) {
         <ApiProvider api={createApiClient({ baseUrl: '', getToken: () => 'token-test' })}>
           <SessionContext value={session(user)}>
             <SyncContext value={client}>
-              <Routes>
-                <Route path="/chat/:userId" element={<ChatPage />} />
-                <Route path="/group/:groupId" element={<GroupChatPage />} />
-              </Routes>
+              <CallLayer>
+                <Routes>
+                  <Route path="/chat/:userId" element={<ChatPage />} />
+                  <Route path="/group/:groupId" element={<GroupChatPage />} />
+                </Routes>
+              </CallLayer>
             </SyncContext>
           </SessionContext>
         </ApiProvider>

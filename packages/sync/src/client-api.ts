@@ -1,4 +1,4 @@
-import type { MessageErrorFrame, UserRef } from '@campus/protocol';
+import type { CallClientFrame, CallServerFrame, MessageErrorFrame, UserRef } from '@campus/protocol';
 import type { CampusDatabase, LocalConfession } from './database';
 import type { ConnectionStatus, NetworkSignal, RealtimeTiming } from './realtime-connection';
 import type { ClientWrite } from './writer';
@@ -69,6 +69,22 @@ export interface FeatureLoaders {
    * Rejects when a request fails; the screens show the spec's texts.
    */
   loadFriends(): Promise<void>;
+  /**
+   * A page of call history (`GET /api/users/call-logs`, newest first; the first page without `before`)
+   * into db.callLogs. Resolves with the cursor of the next, older page (null at the end); rejects with
+   * 'Failed to fetch call logs.'. The first page is also loaded after every sync_reset.
+   */
+  loadCallLogs(before?: string): Promise<{ nextBefore: string | null }>;
+}
+
+/**
+ * Call signalling on the realtime session: ephemeral, never queued. The call layer is its one user.
+ */
+export interface CallSignalsApi {
+  /** Sends a call frame now; false when the session is not live (a call never waits for the connection). */
+  sendCallFrame(frame: CallClientFrame): boolean;
+  /** Every call frame the server sends this device, as it arrives. Returns the unsubscribe. */
+  onCallFrame(listener: (frame: CallServerFrame) => void): () => void;
 }
 
 /** Chat's rooms open on screen (the chat feature keeps them; the engine only sends what they say). */
@@ -87,15 +103,15 @@ export interface OpenRoomsApi {
   markGroupSeen(groupId: string): Promise<void>;
 }
 
-/** What the features add to the engine's client: their REST loads and chat's open rooms. */
-export type FeatureApi = FeatureLoaders & OpenRoomsApi;
+/** What the features add to the engine's client: their REST loads, chat's open rooms, call signalling. */
+export type FeatureApi = FeatureLoaders & OpenRoomsApi & CallSignalsApi;
 
 /**
  * The local-first client: owns the user's Dexie database, the realtime connection, the outbox and the
  * sync cursor. Screens read Dexie through live queries and write through `run`; every write is applied
  * locally at once and delivered exactly once when the connection allows.
  */
-export interface SyncClient extends FeatureLoaders, OpenRoomsApi {
+export interface SyncClient extends FeatureLoaders, OpenRoomsApi, CallSignalsApi {
   readonly db: CampusDatabase;
   readonly userId: string;
   /** Connects (and keeps reconnecting) until stop(). */

@@ -1,6 +1,9 @@
+import type { CallClientFrame, CallServerFrame } from '@campus/protocol';
 import type { SyncClient, SyncClientOptions } from './client-api';
 import type { LocalConfession } from './database';
 import { campusFeatures } from './features';
+import { loadCallLogs } from './features/calls/fetch';
+import type { CallSignals } from './features/calls/signals';
 import { loadDirectPage, loadGroupPage } from './features/chat/history';
 import type { OpenRooms } from './features/chat/open-rooms';
 import { storeConfessions } from './features/confessions/cache';
@@ -8,20 +11,24 @@ import { loadFriendsState } from './features/friends/fetch';
 import { loadNotifications } from './features/notifications/fetch';
 import { SyncEngine } from './sync-client';
 
-/** The engine with Campus Talk's features: their tables, their REST loads into the cache, chat's rooms. */
+/**
+ * The engine with Campus Talk's features: their tables, their REST loads into the cache, chat's rooms and
+ * the call signalling.
+ */
 class CampusClient extends SyncEngine implements SyncClient {
   private readonly rooms: OpenRooms;
+  private readonly calls: CallSignals;
 
   constructor(options: SyncClientOptions) {
-    // The engine builds the features in its constructor; the rooms they made serve the client API.
-    let rooms: OpenRooms | undefined;
+    // The engine builds the features in its constructor; the rooms and signals they made serve the client API.
+    let built: ReturnType<typeof campusFeatures> | undefined;
     super(options, (host) => {
-      const built = campusFeatures(host);
-      rooms = built.rooms;
+      built = campusFeatures(host);
       return built.features;
     });
-    if (!rooms) throw new Error('the engine did not build its features');
-    this.rooms = rooms;
+    if (!built) throw new Error('the engine did not build its features');
+    this.rooms = built.rooms;
+    this.calls = built.calls;
   }
 
   loadDirectPage(partnerId: string, page: number): Promise<number> {
@@ -42,6 +49,18 @@ class CampusClient extends SyncEngine implements SyncClient {
 
   loadFriends(): Promise<void> {
     return loadFriendsState(this.rest);
+  }
+
+  loadCallLogs(before?: string): Promise<{ nextBefore: string | null }> {
+    return loadCallLogs(this.rest, before);
+  }
+
+  sendCallFrame(frame: CallClientFrame): boolean {
+    return this.calls.sendFrame(frame);
+  }
+
+  onCallFrame(listener: (frame: CallServerFrame) => void): () => void {
+    return this.calls.listen(listener);
   }
 
   joinChat(peerId: string): () => void {

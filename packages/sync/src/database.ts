@@ -1,6 +1,7 @@
 import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
 import type {
   AppNotification,
+  CallLog,
   Confession,
   ConversationItem,
   DirectMessage,
@@ -86,6 +87,8 @@ export type CampusDatabase = Dexie & {
   /** Pending friend requests to the user. */
   friendRequests: EntityTable<FriendRequest, 'id'>;
   blocks: EntityTable<LocalBlock, 'id'>;
+  /** The user's calls as the server logged them (call history reads it newest first, offline too). */
+  callLogs: EntityTable<CallLog, 'id'>;
 };
 
 /** Every table a change or a write may touch, so one transaction covers a whole page and its cursor. */
@@ -103,6 +106,7 @@ export function syncTables(db: CampusDatabase) {
     db.friends,
     db.friendRequests,
     db.blocks,
+    db.callLogs,
   ];
 }
 
@@ -167,6 +171,10 @@ export function openUserDatabase(userId: string, dexieOptions?: DexieOptions): C
     friends: 'id, firstName',
     friendRequests: 'id, createdAt',
     blocks: 'id',
+  });
+  // v7: call history, newest first by the time the call was placed.
+  db.version(7).stores({
+    callLogs: 'id, startedAt',
   });
   return db;
 }

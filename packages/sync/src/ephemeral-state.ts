@@ -1,6 +1,25 @@
 import type { EphemeralFrame } from '@campus/protocol';
 import type { ConnectionStatus, EphemeralState } from './client-api';
 
+/**
+ * The ephemeral frames the engine itself keeps (presence, the online count, typing). Other ephemeral frames
+ * (call signalling) belong to a feature: they reach it through the session frame table, not this store.
+ */
+export type PresenceFrame = Extract<
+  EphemeralFrame,
+  {
+    type:
+      | 'peer_typing'
+      | 'peer_stop_typing'
+      | 'group_member_typing'
+      | 'group_member_stop_typing'
+      | 'user_online'
+      | 'user_offline'
+      | 'online_users_list'
+      | 'online_count';
+  }
+>;
+
 const INITIAL: EphemeralState = {
   status: 'offline',
   online: new Set(),
@@ -47,7 +66,7 @@ export class EphemeralStore {
     this.setTyping(key, userId, false);
   }
 
-  apply(frame: EphemeralFrame): void {
+  apply(frame: PresenceFrame): void {
     switch (frame.type) {
       case 'peer_typing':
       case 'peer_stop_typing':

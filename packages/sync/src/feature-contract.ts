@@ -1,15 +1,17 @@
 import type {
+  Change,
   ChangeOf,
   ChangeType,
   ClientFrame,
-  EphemeralFrame,
   MutationInput,
   MutationOf,
   MutationType,
   RealtimeErrorReason,
+  ServerFrame,
   SyncResetFrame,
 } from '@campus/protocol';
 import type { CampusDatabase, OutboxRow } from './database';
+import type { PresenceFrame } from './ephemeral-state';
 import { enqueueRow, type Writer } from './writer';
 
 /**
@@ -98,11 +100,25 @@ export interface FeatureHost {
  * in its cache. The engine's presence state takes every such frame first; a hook runs in the engine's task
  * queue, in order with the changes around it.
  */
-export type EphemeralHook<T extends EphemeralFrame['type']> = (
+export type EphemeralHook<T extends PresenceFrame['type']> = (
   ctx: { db: CampusDatabase; selfId: string },
-  frame: Extract<EphemeralFrame, { type: T }>,
+  frame: Extract<PresenceFrame, { type: T }>,
 ) => Promise<void>;
-export type EphemeralHooks = { [T in EphemeralFrame['type']]?: EphemeralHook<T> };
+export type EphemeralHooks = { [T in PresenceFrame['type']]?: EphemeralHook<T> };
+
+/**
+ * A server frame that is neither sync (changes, pages, answers, the handshake) nor presence or typing: a
+ * feature's own live event (call signalling). The engine hands it over as it arrives: never stored, never
+ * queued, not ordered with the changes.
+ */
+export type SessionFrame = Exclude<
+  ServerFrame,
+  Change | PresenceFrame | { type: 'welcome' | 'pong' | 'changes' | 'sync_reset' | 'ack' | 'message_error' }
+>;
+/** One handler per session frame type, so a new server frame without its client handler fails the typecheck. */
+export type SessionFrameHandlers = {
+  [T in SessionFrame['type']]: (frame: Extract<SessionFrame, { type: T }>) => void;
+};
 
 /** Everything the engine dispatches to, built for each client by the composition root (features/index.ts). */
 export interface ClientFeatures {
@@ -115,6 +131,8 @@ export interface ClientFeatures {
    */
   afterReset: readonly ((rest: RestContext) => Promise<unknown>)[];
   ephemeral: EphemeralHooks;
+  /** Session frames (call signalling), by type. */
+  frames: SessionFrameHandlers;
   /**
    * After every pull, on that session (`send(frame, generation)`): what the server must hear again because
    * frames sent while offline were dropped (e.g. the chat open on screen).

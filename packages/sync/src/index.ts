@@ -13,6 +13,7 @@ export {
   type MetaRow,
 } from './database';
 export type {
+  CallSignalsApi,
   ConnectionStatus,
   EphemeralState,
   FeatureLoaders,

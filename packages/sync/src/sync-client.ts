@@ -4,7 +4,6 @@ import {
   type Change,
   type ChangesFrame,
   type ClientFrame,
-  type EphemeralFrame,
   type MessageErrorFrame,
   type ServerFrame,
   type SyncResetFrame,
@@ -13,8 +12,15 @@ import {
 import { applyChanges } from './apply-changes';
 import type { FeatureApi, SyncClient, SyncClientOptions, TypingTarget } from './client-api';
 import { openUserDatabase, syncTables, type CampusDatabase } from './database';
-import { EphemeralStore } from './ephemeral-state';
-import type { ClientFeatures, EphemeralHook, FeatureHost, RestContext } from './feature-contract';
+import { EphemeralStore, type PresenceFrame } from './ephemeral-state';
+import type {
+  ClientFeatures,
+  EphemeralHook,
+  FeatureHost,
+  RestContext,
+  SessionFrame,
+  SessionFrameHandlers,
+} from './feature-contract';
 import { readCursor, writeCursor } from './meta';
 import { acknowledge, rollback, rowsAfter, settle } from './outbox';
 import { browserNetworkSignal, RealtimeConnection } from './realtime-connection';
@@ -25,6 +31,12 @@ import { MutationIds, type ClientWrite, type Writer } from './writer';
 type Phase = 'offline' | 'pulling' | 'live';
 
 const isChange = (frame: ServerFrame): frame is Change => isChangeType(frame.type) && 'seq' in frame;
+
+/** A session frame is one a feature registered a handler for; the rest of what is left is presence/typing. */
+const isSessionFrame = (
+  frame: SessionFrame | PresenceFrame,
+  handlers: SessionFrameHandlers,
+): frame is SessionFrame => Object.hasOwn(handlers, frame.type);
 
 /**
  * The engine: one realtime session at a time, the pull-then-live handoff, the outbox, and dispatch of
@@ -156,15 +168,23 @@ export abstract class SyncEngine implements Omit<SyncClient, keyof FeatureApi> {
       case 'pong':
         return;
       default:
-        this.ephemeral(frame);
+        if (isSessionFrame(frame, this.features.frames)) this.sessionFrame(frame);
+        else this.ephemeral(frame);
     }
   }
 
+  /** Call signalling: to its feature at once, never through the task queue (it waits for no change). */
+  private sessionFrame(frame: SessionFrame): void {
+    // The table is typed per frame type; `frame` is of the type it is looked up by.
+    const handler = this.features.frames[frame.type] as (frame: SessionFrame) => void;
+    handler(frame);
+  }
+
   /** Presence and typing: the engine's in-memory state first, then what a feature keeps of the frame. */
-  private ephemeral(frame: EphemeralFrame): void {
+  private ephemeral(frame: PresenceFrame): void {
     this.store.apply(frame);
     // The table is typed per frame type; `frame` is of the type it is looked up by.
-    const hook = this.features.ephemeral[frame.type] as EphemeralHook<EphemeralFrame['type']> | undefined;
+    const hook = this.features.ephemeral[frame.type] as EphemeralHook<PresenceFrame['type']> | undefined;
     if (hook) this.schedule(() => hook({ db: this.db, selfId: this.userId }, frame));
   }
 

@@ -45,7 +45,7 @@ describe('local database upgrade to the current version', () => {
     old.close();
 
     const db = openUserDatabase(ME.id, { indexedDB, IDBKeyRange });
-    expect(db.verno).toBe(6);
+    expect(db.verno).toBe(7);
     expect((await db.meta.get('sync.cursor'))?.value).toBe(77);
     expect(await db.messages.get(message.id)).toEqual(message);
     expect(await db.notifications.where('unread').equals(1).primaryKeys()).toEqual([unread.id]);
@@ -58,6 +58,8 @@ describe('local database upgrade to the current version', () => {
     expect(await db.friends.orderBy('firstName').toArray()).toEqual([BO]);
     expect(await db.friendRequests.orderBy('createdAt').count()).toBe(0);
     expect(await db.blocks.count()).toBe(0);
+    // v7: call history, newest first.
+    expect(await db.callLogs.orderBy('startedAt').count()).toBe(0);
     db.close();
   });
 });

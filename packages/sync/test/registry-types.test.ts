@@ -1,6 +1,19 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { CHANGE_TYPES, MUTATION_TYPES, type ChangeType, type MutationType } from '@campus/protocol';
-import type { ChangeAppliers, MutationClients } from '../src/feature-contract';
+import {
+  CHANGE_TYPES,
+  MUTATION_TYPES,
+  callServerFrameSchemas,
+  type ChangeType,
+  type MutationType,
+} from '@campus/protocol';
+import type {
+  ChangeAppliers,
+  MutationClients,
+  SessionFrame,
+  SessionFrameHandlers,
+} from '../src/feature-contract';
+import { callChanges } from '../src/features/calls/changes';
+import { CallSignals } from '../src/features/calls/signals';
 import { chatChanges } from '../src/features/chat/changes';
 import { chatMutations } from '../src/features/chat/mutations';
 import { confessionChanges } from '../src/features/confessions/changes';
@@ -28,7 +41,9 @@ const changes = {
   ...notificationChanges,
   ...userChanges,
   ...friendChanges,
+  ...callChanges,
 };
+const frames = new CallSignals(() => false).handlers();
 
 describe('the client registry', () => {
   it('the features cover every mutation and change type, and nothing else', () => {
@@ -36,6 +51,9 @@ describe('the client registry', () => {
     expectTypeOf<keyof typeof changes>().toEqualTypeOf<ChangeType>();
     expect(Object.keys(mutations).sort()).toEqual([...MUTATION_TYPES].sort());
     expect(Object.keys(changes).sort()).toEqual([...CHANGE_TYPES].sort());
+    // Session frames (call signalling) are the server frames that are neither sync nor presence/typing.
+    expectTypeOf<keyof typeof frames>().toEqualTypeOf<SessionFrame['type']>();
+    expect(Object.keys(frames).sort()).toEqual(callServerFrameSchemas.map((s) => s.shape.type.value).sort());
   });
 
   it('a mutation or change type without its client handler does not compile', () => {
@@ -45,6 +63,9 @@ describe('the client registry', () => {
     const { confession_counts: _counts, ...withoutCounts } = changes;
     // @ts-expect-error confession_counts has no applier
     const missingChange: ChangeAppliers = withoutCounts;
-    expect([missingMutation, missingChange]).toHaveLength(2);
+    const { 'call:end': _end, ...withoutEnd } = frames;
+    // @ts-expect-error call:end has no handler
+    const missingFrame: SessionFrameHandlers = withoutEnd;
+    expect([missingMutation, missingChange, missingFrame]).toHaveLength(3);
   });
 });

@@ -7,6 +7,8 @@ import {
   ADMIN,
   ADMIN_COLLEGES,
   AUTH,
+  CALL,
+  CALL_HISTORY,
   CHAT,
   CONFESSIONS,
   CREATE_GROUP,
@@ -78,9 +80,9 @@ export function AppRoutes() {
             <Route path="/focused-talk-options" element={page(P.focusedTalkOptions.Screen)} />
             <Route path="/friends" element={page(FRIENDS.Screen)} />
             <Route path="/confessions" element={page(CONFESSIONS.Screen)} />
-            <Route path="/call-history" element={page(P.callHistory.Screen)} />
+            <Route path="/call-history" element={page(CALL_HISTORY.Screen)} />
             <Route path="/profile" element={page(PROFILE.Screen)} />
-            <Route path="/call" element={page(P.call.Screen)} />
+            <Route path="/call" element={page(CALL.Screen)} />
             <Route element={<RequireAdmin />}>
               <Route path="/admin/documents" element={page(ADMIN.Screen)} />
               <Route path="/admin/colleges" element={page(ADMIN_COLLEGES.Screen)} />

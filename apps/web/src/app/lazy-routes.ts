@@ -89,7 +89,14 @@ export const ADMIN_COLLEGES = route(() =>
   import('../features/admin/colleges/AdminCollegesPage').then((m) => ({ default: m.AdminCollegesPage })),
 );
 
-/** The screens still to come (calls, random and focused talk) share one small chunk. */
+export const CALL = route(() =>
+  import('../features/calls/CallScreen').then((m) => ({ default: m.CallScreen })),
+);
+export const CALL_HISTORY = route(() =>
+  import('../features/calls/CallHistoryPage').then((m) => ({ default: m.CallHistoryPage })),
+);
+
+/** The screens still to come (random and focused talk) share one small chunk. */
 const placeholder = (name: keyof typeof Placeholders) =>
   route(() => import('../features/pages/screens').then((m) => ({ default: m[name] })));
 export const PLACEHOLDERS = {
@@ -99,8 +106,6 @@ export const PLACEHOLDERS = {
   randomChat: placeholder('RandomChatPage'),
   focusedTalk: placeholder('FocusedTalkPage'),
   focusedTalkOptions: placeholder('FocusedTalkOptionsPage'),
-  callHistory: placeholder('CallHistoryPage'),
-  call: placeholder('CallPage'),
 } satisfies Record<string, LazyRoute>;
 
 const SIGNED_IN_PAGES: [RegExp, LazyRoute][] = [
@@ -111,6 +116,8 @@ const SIGNED_IN_PAGES: [RegExp, LazyRoute][] = [
   [/^\/confessions\/?$/, CONFESSIONS],
   [/^\/profile\/?$/, PROFILE],
   [/^\/friends\/?$/, FRIENDS],
+  [/^\/call\/?$/, CALL],
+  [/^\/call-history\/?$/, CALL_HISTORY],
   [/^\/upload-document\/?$/, UPLOAD],
   [/^\/admin\/colleges\/?$/, ADMIN_COLLEGES],
   [/^\/admin\//, ADMIN],

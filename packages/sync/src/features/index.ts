@@ -1,4 +1,13 @@
-import type { ChangeAppliers, ClientFeatures, FeatureHost, MutationClients } from '../feature-contract';
+import type {
+  ChangeAppliers,
+  ClientFeatures,
+  FeatureHost,
+  MutationClients,
+  SessionFrameHandlers,
+} from '../feature-contract';
+import { callChanges } from './calls/changes';
+import { loadCallLogs } from './calls/fetch';
+import { CallSignals } from './calls/signals';
 import { chatChanges } from './chat/changes';
 import { chatEphemeral } from './chat/ephemeral';
 import { chatMutations } from './chat/mutations';
@@ -14,10 +23,14 @@ import { loadNotifications } from './notifications/fetch';
 import { notificationMutations } from './notifications/mutations';
 import { userChanges } from './users/changes';
 
-/** One client's features: the tables the engine dispatches to, and chat's open rooms for the client API. */
+/**
+ * One client's features: the tables the engine dispatches to, and for the client API chat's open rooms and
+ * the call signalling.
+ */
 export interface CampusFeatures {
   features: ClientFeatures;
   rooms: OpenRooms;
+  calls: CallSignals;
 }
 
 /**
@@ -27,6 +40,7 @@ export interface CampusFeatures {
  */
 export function campusFeatures(host: FeatureHost): CampusFeatures {
   const rooms = new OpenRooms(host);
+  const calls = new CallSignals((frame) => host.send(frame));
   const features: ClientFeatures = {
     mutations: {
       ...chatMutations,
@@ -40,13 +54,15 @@ export function campusFeatures(host: FeatureHost): CampusFeatures {
       ...notificationChanges,
       ...userChanges,
       ...friendChanges,
+      ...callChanges,
     } satisfies ChangeAppliers,
     snapshot: [applyChatSnapshot],
-    // The snapshot carries no notifications, friends, requests or blocks: they come through REST.
-    afterReset: [loadNotifications, loadFriendsState],
+    // The snapshot carries no notifications, friends, requests, blocks or call logs: they come through REST.
+    afterReset: [loadNotifications, loadFriendsState, (rest) => loadCallLogs(rest)],
     ephemeral: { ...chatEphemeral },
+    frames: { ...calls.handlers() } satisfies SessionFrameHandlers,
     caughtUp: [(generation) => rooms.rejoin(generation)],
     stop: [() => rooms.stop()],
   };
-  return { features, rooms };
+  return { features, rooms, calls };
 }

@@ -2,12 +2,13 @@ import { Link } from 'react-router-dom';
 import { lastActiveText, UNKNOWN_USER } from '@campus/protocol';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
+import { CallButtons } from '../calls/CallButtons';
 import { ChatFriendActions } from '../friends/ChatFriendActions';
 import { useSyncState } from '../sync/sync-context';
 import type { ChatPartner } from './useChatPartner';
 import { useNow } from './useNow';
 
-/** Back to Talk, the partner, 'typing...' or when they were last active, and Add Friend / Block. */
+/** Back to Talk, the partner, 'typing...' or when they were last active, audio/video call, Add Friend / Block. */
 export function ChatHeader({
   partnerId,
   partner,
@@ -36,6 +37,11 @@ export function ChatHeader({
           {isTyping ? <span className="chat-header__typing">typing...</span> : activity}
         </p>
       </div>
+      {partner ? (
+        <div className="chat-header__calls">
+          <CallButtons user={partner.ref} />
+        </div>
+      ) : null}
       {partner ? <ChatFriendActions partner={partner.ref} /> : null}
     </header>
   );

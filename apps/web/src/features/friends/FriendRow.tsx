@@ -2,9 +2,10 @@ import { Link } from 'react-router-dom';
 import type { UserRef } from '@campus/protocol';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
+import { CallButtons } from '../calls/CallButtons';
 import { fullName } from './friend-list';
 
-/** One friend: avatar with its online dot, name, open chat, and the menu (Unfriend, Block). */
+/** One friend: avatar with its online dot, name, open chat, audio and video call, and the menu (Unfriend, Block). */
 export function FriendRow({
   friend,
   online,
@@ -37,6 +38,7 @@ export function FriendRow({
       >
         <Icon name="chat" />
       </Link>
+      <CallButtons user={friend} />
       <button
         type="button"
         className="icon-button"

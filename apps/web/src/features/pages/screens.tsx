@@ -31,7 +31,3 @@ export const FocusedTalkOptionsPage = () => (
     purpose="Choose who you would like to meet."
   />
 );
-export const CallHistoryPage = () => (
-  <PlaceholderPage title="Call history" icon="chat" purpose="Your recent audio and video calls." />
-);
-export const CallPage = () => <PlaceholderPage title="Call" icon="chat" purpose="An audio or video call." />;

@@ -7,6 +7,7 @@ import { fetchCurrentUser, logoutOnServer } from '../auth/auth-api';
 import { stopRunningClients } from '../sync/running-clients';
 import { clearLocalData } from './cleanup';
 import { SessionContext, type SessionContextValue, type SessionStatus } from './session-context';
+import { runSignOutHooks } from './sign-out-hooks';
 
 interface SessionState {
   status: SessionStatus;
@@ -31,6 +32,7 @@ function isTransient(error: unknown): boolean {
 
 /** The sync client writes to the user's database until stopped: stop it before the database is deleted. */
 async function endLocalSession(userId: string | undefined): Promise<void> {
+  runSignOutHooks();
   await stopRunningClients();
   await clearLocalData(userId);
 }
@@ -130,6 +132,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const logout = useCallback(async () => {
+    // First, while the socket is up: the server's logout closes it (a call in progress is hung up here).
+    runSignOutHooks();
     const stored = readSession();
     if (stored) {
       const controller = new AbortController();

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet } from 'react-router-dom';
+import { CallLayer } from '../calls/CallLayer';
 import { OfflineBanner } from '../offline/OfflineBanner';
 import { SyncProvider } from '../sync/SyncProvider';
 import { Sidebar } from './Sidebar';
@@ -40,26 +41,28 @@ export function AppShell() {
 
   return (
     <SyncProvider>
-      <div className="shell" ref={shellRef} data-menu-open={menuOpen}>
-        <a className="skip-link" href="#main">
-          Skip to content
-        </a>
-        <Sidebar id={SIDEBAR_ID} open={menuOpen} onClose={() => closeMenu()} />
-        {menuOpen ? (
-          <div className="shell__backdrop" aria-hidden="true" onClick={() => closeMenu(true)} />
-        ) : null}
-        <div className="shell__body" inert={menuOpen}>
-          <TopBar
-            sidebarId={SIDEBAR_ID}
-            menuOpen={menuOpen}
-            onToggleMenu={() => setMenuOpen((open) => !open)}
-          />
-          <OfflineBanner />
-          <main id="main" className="shell__main" tabIndex={-1}>
-            <Outlet />
-          </main>
+      <CallLayer>
+        <div className="shell" ref={shellRef} data-menu-open={menuOpen}>
+          <a className="skip-link" href="#main">
+            Skip to content
+          </a>
+          <Sidebar id={SIDEBAR_ID} open={menuOpen} onClose={() => closeMenu()} />
+          {menuOpen ? (
+            <div className="shell__backdrop" aria-hidden="true" onClick={() => closeMenu(true)} />
+          ) : null}
+          <div className="shell__body" inert={menuOpen}>
+            <TopBar
+              sidebarId={SIDEBAR_ID}
+              menuOpen={menuOpen}
+              onToggleMenu={() => setMenuOpen((open) => !open)}
+            />
+            <OfflineBanner />
+            <main id="main" className="shell__main" tabIndex={-1}>
+              <Outlet />
+            </main>
+          </div>
         </div>
-      </div>
+      </CallLayer>
     </SyncProvider>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { Icon } from '../../components/Icon';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { FriendRequestsLink } from '../friends/FriendRequestsLink';
@@ -36,6 +36,10 @@ export function TalkPage() {
           <OnlineCount />
         </div>
         <div className="talk__actions">
+          <Link to="/call-history" className="button button--secondary">
+            <Icon name="clock" size={18} />
+            <span>Call history</span>
+          </Link>
           <button type="button" className="button button--secondary" onClick={() => setNewChatOpen(true)}>
             <Icon name="chat" size={18} />
             <span>New chat</span>
