@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { TURN_SECRET, TURN_URL, turnServerPath } from './e2e/turn';
 
 const PORT = 8790;
 const DATA_DIR = 'test-results/e2e-data';
@@ -58,6 +59,8 @@ export default defineConfig({
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       AUTH_RATE_MULTIPLIER: '20',
+      // The calls' ICE servers: coturn on loopback (e2e/turn.ts), where it is installed.
+      ...(turnServerPath() ? { TURN_URLS: TURN_URL, TURN_SECRET } : {}),
     },
   },
 });

@@ -35,5 +35,14 @@ if [ "${1:-}" = "--with-browser" ] && [ -z "${CHROMIUM_PATH:-}" ]; then
   CHROMIUM_PATH="$(command -v chromium)"
   export CHROMIUM_PATH
 fi
+# coturn, for the end-to-end call through a real TURN relay. Best effort: without it that one test is
+# skipped and says why.
+if [ "${1:-}" = "--with-browser" ] && ! command -v turnserver >/dev/null 2>&1; then
+  echo "bootstrap: installing coturn from Debian" >&2
+  _ct_sudo=""
+  [ "$(id -u)" = "0" ] || _ct_sudo="sudo"
+  { $_ct_sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $_ct_sudo apt-get install -y -qq coturn; } >&2 ||
+    echo "bootstrap: coturn could not be installed; the TURN call test will be skipped" >&2
+fi
 unset -f _ct_node_ok
 unset _ct_root _ct_node _ct_sudo
