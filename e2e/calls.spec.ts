@@ -91,8 +91,8 @@ async function befriend(a: { page: Page }, b: { page: Page }, bStudent: Student)
   await b.page.keyboard.press('Escape');
 }
 
-/** Calls `friend` from the caller's Friends screen; the callee accepts from the incoming prompt. */
-async function call(caller: Page, callee: Page, friend: Student, kind: 'audio' | 'video'): Promise<void> {
+/** Calls `friend` from the caller's Friends screen and waits for the outgoing overlay. */
+async function call(caller: Page, friend: Student, kind: 'audio' | 'video'): Promise<void> {
   await caller.goto('/friends');
   const row = caller.getByRole('listitem').filter({ hasText: `${friend.firstName} Test` });
   await row.getByRole('button', { name: kind === 'audio' ? /audio call/i : /video call/i }).click();
@@ -114,7 +114,7 @@ test('friends, then audio, video and rejected calls between two students, with b
   await b.page.goto('/talk');
 
   // Audio: Ben's prompt names Ana and the kind; both reach Live, and each hears the other.
-  await call(a.page, b.page, ben, 'audio');
+  await call(a.page, ben, 'audio');
   const prompt = b.page.getByRole('alertdialog', { name: /Ana Test/ });
   await expect(prompt).toContainText('Audio Call');
   await prompt.getByRole('button', { name: 'Accept' }).click();
@@ -146,7 +146,7 @@ test('friends, then audio, video and rejected calls between two students, with b
   for (const side of [a.page, b.page]) await expect(side).not.toHaveURL(/\/call$/, { timeout: 10_000 });
 
   // Video: Ben sees Ana's camera playing.
-  await call(a.page, b.page, ben, 'video');
+  await call(a.page, ben, 'video');
   const videoPrompt = b.page.getByRole('alertdialog', { name: /Ana Test/ });
   await expect(videoPrompt).toContainText('Video Call');
   await videoPrompt.getByRole('button', { name: 'Accept' }).click();
@@ -168,7 +168,7 @@ test('friends, then audio, video and rejected calls between two students, with b
   for (const side of [a.page, b.page]) await expect(side).not.toHaveURL(/\/call$/, { timeout: 10_000 });
 
   // Rejected: Ana's overlay says so.
-  await call(a.page, b.page, ben, 'audio');
+  await call(a.page, ben, 'audio');
   await b.page
     .getByRole('alertdialog', { name: /Ana Test/ })
     .getByRole('button', { name: 'Reject' })
@@ -213,7 +213,7 @@ test('a call through a real TURN relay (coturn, use-auth-secret credentials from
   }
   await befriend(c, d, di);
   await d.page.goto('/talk');
-  await call(c.page, d.page, di, 'audio');
+  await call(c.page, di, 'audio');
   await d.page
     .getByRole('alertdialog', { name: /Cy Test/ })
     .getByRole('button', { name: 'Accept' })

@@ -49,7 +49,7 @@ export function CallScreen() {
         <h1 className="page__title" id="page-title">
           {CALL_MSG.unableToLoad}
         </h1>
-        <button type="button" className="button" onClick={goBack}>
+        <button type="button" className="button button--primary" onClick={goBack}>
           {CALL_MSG.goBack}
         </button>
       </section>
