@@ -1,83 +1,14 @@
-import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { newStudent, signedIn, type Student } from './chat-support';
 import { turnServerPath } from './turn';
+import { FAKE_MEDIA, inboundStats, recordPeerConnections } from './webrtc';
 
 /**
  * Friends and calls between two students in two browser contexts, with Chromium's fake microphone and
  * camera (a tone and a test pattern) and permission granted as a student clicking Allow would. Every
  * RTCPeerConnection a page makes is remembered (an init script), so the test reads the real getStats().
  */
-test.use({
-  permissions: ['camera', 'microphone'],
-  launchOptions: {
-    executablePath:
-      process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined),
-    args: [
-      '--no-sandbox',
-      '--disable-dev-shm-usage',
-      '--disable-gpu',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  },
-});
-
-declare global {
-  interface Window {
-    __peerConnections?: RTCPeerConnection[];
-  }
-}
-
-/** Remembers every peer connection the page creates (the app's code is untouched). */
-function recordPeerConnections(): void {
-  const Native = window.RTCPeerConnection;
-  const seen: RTCPeerConnection[] = [];
-  window.__peerConnections = seen;
-  window.RTCPeerConnection = class extends Native {
-    constructor(config?: RTCConfiguration) {
-      super(config);
-      seen.push(this);
-    }
-  } as typeof RTCPeerConnection;
-}
-
-interface InboundStats {
-  audioBytes: number;
-  audioEnergy: number;
-  videoBytes: number;
-  framesDecoded: number;
-  relay: boolean;
-}
-
-/** The newest peer connection's inbound stats, and whether its selected pair runs through a TURN relay. */
-function inboundStats(page: Page): Promise<InboundStats> {
-  return page.evaluate(async () => {
-    const pc = window.__peerConnections?.at(-1);
-    const out = { audioBytes: 0, audioEnergy: 0, videoBytes: 0, framesDecoded: 0, relay: false };
-    if (!pc) return out;
-    const report = await pc.getStats();
-    const byId = new Map<string, Record<string, unknown>>();
-    report.forEach((s: Record<string, unknown>) => byId.set(s.id as string, s));
-    report.forEach((s: Record<string, unknown>) => {
-      if (s.type === 'inbound-rtp' && s.kind === 'audio') {
-        out.audioBytes += Number(s.bytesReceived ?? 0);
-        out.audioEnergy += Number(s.totalAudioEnergy ?? 0);
-      }
-      if (s.type === 'inbound-rtp' && s.kind === 'video') {
-        out.videoBytes += Number(s.bytesReceived ?? 0);
-        out.framesDecoded += Number(s.framesDecoded ?? 0);
-      }
-      if (s.type === 'transport' && typeof s.selectedCandidatePairId === 'string') {
-        const pair = byId.get(s.selectedCandidatePairId);
-        const local = pair ? byId.get(pair.localCandidateId as string) : undefined;
-        out.relay = local?.candidateType === 'relay';
-      }
-    });
-    return out;
-  });
-}
+test.use(FAKE_MEDIA);
 
 async function befriend(a: { page: Page }, b: { page: Page }, bStudent: Student): Promise<void> {
   await a.page.goto(`/chat/${bStudent.id}`);

@@ -29,6 +29,8 @@ import { collegeAdminRoutes, collegeRoutes } from './modules/colleges';
 import { PROFILE_PICTURE_PATH, profileRoutes } from './modules/profile';
 import { OCR_UPLOAD_PATH, ocrRoutes } from './modules/ocr';
 import { DOCUMENT_PUT_PATH, verificationRoutes } from './modules/verification';
+import { reportAdminRoutes, reportRoutes } from './modules/reports';
+import { randomRoutes } from './modules/random';
 
 /** JSON bodies of this API are small; uploads get their own limits on their own routes. */
 const MAX_JSON_BODY = 64 * 1024;
@@ -88,6 +90,11 @@ export function createApp(deps: AppDeps, engine: RealtimeEngine, features: Featu
   app.route('/colleges', collegeRoutes(deps));
   // The admins' review of colleges typed in by students (approve or merge).
   app.route('/api/admin/colleges', collegeAdminRoutes(deps));
+  // Reports (issue 13): filing one, and the admins' queue beside the documents' (/api/admin/reports…,
+  // /api/admin/users/:id/random-hold/clear; each route authenticates itself).
+  app.route('/api/reports', reportRoutes(deps));
+  app.route('/api/random', randomRoutes(deps));
+  app.route('/api/admin', reportAdminRoutes(deps));
   // The spec's moderation service (`POST /moderation/moderate`), served by this server.
   app.route('/moderation', moderationRoutes(deps));
   // The realtime channel: hello with the token, then chat events and sync (REALTIME_PATH).

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CALL, type VerificationPolicy } from '@campus/protocol';
+import { CALL, RANDOM, type VerificationPolicy } from '@campus/protocol';
 import { resolveDataDir } from './data-dir';
 
 export interface Config {
@@ -48,6 +48,16 @@ export interface Config {
    * (CALL.reconnectGraceMs).
    */
   callReconnectGraceMs: number;
+  /**
+   * RANDOM_ROOM_LIMIT_MS: random audio and video rooms end for both after this long (RANDOM.roomLimitSeconds;
+   * shorter only for tests).
+   */
+  randomRoomLimitMs: number;
+  /**
+   * RANDOM_RECONNECT_GRACE_MS: a random room's student whose connection closed has this long to be back on
+   * any connection before the room ends as disconnected for the partner (RANDOM.reconnectGraceMs).
+   */
+  randomReconnectGraceMs: number;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -83,6 +93,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'CALL_RECONNECT_GRACE_MS',
       env.CALL_RECONNECT_GRACE_MS,
       CALL.reconnectGraceMs,
+    ),
+    randomRoomLimitMs: parseMs(
+      'RANDOM_ROOM_LIMIT_MS',
+      env.RANDOM_ROOM_LIMIT_MS,
+      RANDOM.roomLimitSeconds * 1000,
+    ),
+    randomReconnectGraceMs: parseMs(
+      'RANDOM_RECONNECT_GRACE_MS',
+      env.RANDOM_RECONNECT_GRACE_MS,
+      RANDOM.reconnectGraceMs,
     ),
   };
 }

@@ -18,13 +18,14 @@ import {
 import { friendChangeHooks, friendMutationHandlers } from './modules/friends';
 import { notificationChangeHooks, notificationMutationHandlers } from './modules/notifications/sync';
 import { profileChangeHooks } from './modules/profile/sync';
+import { RandomTalk } from './modules/random';
 import { participationCheck } from './modules/users';
 
 /**
  * The composition root of the realtime engine: every feature's mutation handlers and change hooks in one
  * table each, typed against the protocol's lists (a mutation or change without its entry does not compile,
  * and every mutation declares its access), the access policy's check, and the session hooks: chat's, with
- * the calls' frames joined into one frame table and their per-connection close hook. The engine
+ * the calls' and random talk's frames joined into one frame table and their per-connection hooks. The engine
  * (server/src/realtime) imports no module; this file is where they meet. docs/adding-a-feature.md has the
  * recipe.
  */
@@ -42,27 +43,42 @@ export function createFeatures(deps: AppDeps): Features {
     ringTimeoutMs: deps.config.callRingTimeoutMs,
     reconnectGraceMs: deps.config.callReconnectGraceMs,
   });
+  // Random and focused talk: their frames join too, and they hear connections open and close.
+  const random = new RandomTalk(deps, participation, {
+    roomLimitMs: deps.config.randomRoomLimitMs,
+    reconnectGraceMs: deps.config.randomReconnectGraceMs,
+  });
   const changes = {
     ...chatChangeHooks(deps),
     ...confessionChangeHooks,
     ...notificationChangeHooks,
     ...profileChangeHooks,
     ...friendChangeHooks,
-    // A block ends a call between the two (it reaches every live device of the blocker; once is enough).
-    // Delivery runs inside the commit's fan-out, and ending a call writes its log: after it, then.
-    block_changed: {
-      ...friendChangeHooks.block_changed,
-      delivered: (s, change) => {
-        if (change.blocked) setImmediate(() => calls.separated(s.userId, change.user.id));
-      },
-    },
     ...callChangeHooks,
+    // A profile save or a verification decision: random talk's cache of online profiles follows.
+    me_updated: {
+      ...profileChangeHooks.me_updated,
+      reached: (_s, change) => random.profileChanged(change.user),
+    },
   } satisfies ChangeHooks;
+  // A block ends a call between the two, whichever way it was made (REST or the outbox, online or not).
+  // It also ends a random room between them and keeps them apart in random talk's queues.
+  const stopHearingBlocks = deps.realtime.onSeparate((blocker, blocked) => {
+    calls.separated(blocker, blocked);
+    random.separated(blocker, blocked);
+  });
   const chat = chatSessionHooks(deps);
   const session: EngineSessionHooks = {
     ...chat,
-    frames: { ...chat.frames, ...calls.frames } satisfies SessionFrameHandlers,
-    closed: (s) => calls.closed(s),
+    open: (userId) => {
+      random.connected(userId);
+      return chat.open(userId);
+    },
+    frames: { ...chat.frames, ...calls.frames, ...random.frames } satisfies SessionFrameHandlers,
+    closed: (s) => {
+      calls.closed(s);
+      random.closed(s);
+    },
   };
   return {
     mutations,
@@ -70,6 +86,8 @@ export function createFeatures(deps: AppDeps): Features {
     changes,
     session,
     async close() {
+      stopHearingBlocks();
+      random.close();
       await calls.close();
       deliveryReceiptsOf(deps).close();
       await closeConfessions(deps);

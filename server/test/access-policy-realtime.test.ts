@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DocumentStatus, MutationType } from '@campus/protocol';
+import { RANDOM_MSG, type DocumentStatus, type MutationType } from '@campus/protocol';
 import { createFeatures } from '../src/features';
 import { sendDirectMessage } from '../src/modules/chat';
 import { createGroup } from '../src/modules/groups/service';
@@ -249,6 +249,31 @@ describe('call signalling (not a mutation)', () => {
   });
 });
 
+describe('random talk (not a mutation)', () => {
+  it('queueing is participation: refused for the limited statuses, queued for the others', async () => {
+    for (const status of STATUSES) {
+      const ctx = ctxOf.get(status)!;
+      // A complete profile, so only the status decides.
+      server.deps.sqlite
+        .prepare(`UPDATE users SET college = '"Campus"', course = 'CS', year = 2 WHERE id = ?`)
+        .run(ctx.actor.id);
+      const from = ctx.ws.frames.length;
+      ctx.ws.send({ type: 'join-random' });
+      const answer = await ctx.ws.waitFor(
+        (f) => f.type === 'random-refused' || f.type === 'random-queue',
+        from,
+      );
+      if ((LIMITED as readonly string[]).includes(status))
+        expect(answer, status).toEqual({
+          type: 'random-refused',
+          code: 'verification',
+          error: RANDOM_MSG.verificationRequired,
+        });
+      else expect(answer, status).toMatchObject({ type: 'random-queue', kind: 'chat' });
+      ctx.ws.send({ type: 'leave-random-queue' });
+    }
+  });
+});
 describe('a decision takes effect on an open socket', () => {
   it('verifying lets the next mutation through and rejecting stops it, without reconnecting', async () => {
     const ctx = ctxOf.get('pending_verification')!;

@@ -49,9 +49,15 @@ export function callFrames(ws: WsClient): Frame[] {
   return ws.frames.filter((f) => f.type.startsWith('call:') || f.type === 'call_logged');
 }
 
-/** Two students who wrote to each other (they share a direct chat). */
+/** Two students who wrote to each other (a direct chat in which each has written). */
 export async function chatted(server: TestServer, a: TestUser, b: TestUser): Promise<void> {
   await sendDirectMessage(server.deps, a.id, { id: randomUUID(), to: b.id, content: 'Call me?' });
+  await sendDirectMessage(server.deps, b.id, { id: randomUUID(), to: a.id, content: 'Sure.' });
+}
+
+/** Only `a` wrote to `b`: an unanswered first message. */
+export async function wroteOnce(server: TestServer, a: TestUser, b: TestUser): Promise<void> {
+  await sendDirectMessage(server.deps, a.id, { id: randomUUID(), to: b.id, content: 'Hi, call me?' });
 }
 
 /** Two students who are friends (a request accepted), through the API. */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CALL } from '@campus/protocol';
+import { CALL, RANDOM } from '@campus/protocol';
 import { loadConfig } from '../src/config';
 import { findRepoRoot, resolveDataDir } from '../src/data-dir';
 
@@ -54,6 +54,19 @@ describe('calls', () => {
     });
     expect(() => loadConfig({ CALL_RING_TIMEOUT_MS: 'soon' })).toThrow(/CALL_RING_TIMEOUT_MS/);
     expect(() => loadConfig({ CALL_RECONNECT_GRACE_MS: '0' })).toThrow(/CALL_RECONNECT_GRACE_MS/);
+  });
+
+  it('takes the random room limit and reconnect grace from the environment, with the protocol defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      randomRoomLimitMs: RANDOM.roomLimitSeconds * 1000,
+      randomReconnectGraceMs: RANDOM.reconnectGraceMs,
+    });
+    expect(loadConfig({ RANDOM_ROOM_LIMIT_MS: '900', RANDOM_RECONNECT_GRACE_MS: '200' })).toMatchObject({
+      randomRoomLimitMs: 900,
+      randomReconnectGraceMs: 200,
+    });
+    expect(() => loadConfig({ RANDOM_ROOM_LIMIT_MS: 'soon' })).toThrow(/RANDOM_ROOM_LIMIT_MS/);
+    expect(() => loadConfig({ RANDOM_RECONNECT_GRACE_MS: '0' })).toThrow(/RANDOM_RECONNECT_GRACE_MS/);
   });
 });
 

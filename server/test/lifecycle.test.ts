@@ -62,16 +62,24 @@ describe('database lifecycle', () => {
       'groups',
       'held_friend_requests',
       'message_reactions',
+      'moderation_log',
       'mutation_rejects',
       'nickname_claims',
       'nicknames',
       'notifications',
       'one_time_codes',
       'push_subscriptions',
+      'reports',
       'sessions',
       'upload_intents',
+      'user_restrictions',
       'users',
     ]);
+    // Columns later migrations add to earlier tables (0019: focused talk's profile fields).
+    const usersTable = (await db.introspection.getTables()).find((t) => t.name === 'users')!;
+    expect(usersTable.columns.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['interests', 'skill_level', 'branch']),
+    );
     let step;
     do step = await migrator.migrateDown();
     while (step.results?.length && !step.error);

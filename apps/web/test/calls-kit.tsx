@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { act, render } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { Link, MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import type {
   CallLog,
@@ -58,6 +58,8 @@ export function fakeStream(kinds: readonly ('audio' | 'video')[]): MediaStream &
 /** The peer the call layer builds; the test plays the WebRTC side through `events`. */
 export class FakePeer implements CallPeer {
   readonly received: SessionDescription[] = [];
+  /** The swaps asked of replaceTrack, in order. */
+  readonly replaced: { oldTrack: MediaStreamTrack; newTrack: MediaStreamTrack; stream: MediaStream }[] = [];
   destroyed = false;
   constructor(
     readonly options: PeerOptions,
@@ -65,6 +67,9 @@ export class FakePeer implements CallPeer {
   ) {}
   signal(description: SessionDescription): void {
     this.received.push(description);
+  }
+  replaceTrack(oldTrack: MediaStreamTrack, newTrack: MediaStreamTrack, stream: MediaStream): void {
+    this.replaced.push({ oldTrack, newTrack, stream });
   }
   destroy(): void {
     this.destroyed = true;
@@ -183,7 +188,11 @@ function LocationProbe() {
 }
 
 /** The call layer as the shell mounts it, with the friends list, /call and /call-history. */
-export function renderCalls(world: CallWorld, entries: string[] = ['/talk']): void {
+export function renderCalls(
+  world: CallWorld,
+  entries: string[] = ['/talk'],
+  overrides: Partial<Platform> = {},
+): void {
   const platform: Platform = {
     ...fakePlatform(),
     notify: world.notify,
@@ -191,6 +200,7 @@ export function renderCalls(world: CallWorld, entries: string[] = ['/talk']): vo
       world.permissions.push(kind);
       return !world.denied.has(kind);
     },
+    ...overrides,
   };
   render(
     <MemoryRouter initialEntries={entries} initialIndex={entries.length - 1}>
@@ -207,6 +217,8 @@ export function renderCalls(world: CallWorld, entries: string[] = ['/talk']): vo
                     <Route path="/call-history" element={<CallHistoryPage />} />
                   </Routes>
                   <LocationProbe />
+                  {/* The shell's navigation, as a student leaves the call screen for another one. */}
+                  <Link to="/talk">Go to Talk</Link>
                 </CallLayer>
               </CallDepsContext>
             </SyncContext>

@@ -2,13 +2,17 @@ import { describe, expect, it, vi } from 'vitest';
 import type { PeerEvents } from '../src/features/calls/peer';
 
 /** simple-peer as the wrapper sees it: the options it was built with and its event handlers. */
-const built: { options: unknown; handlers: Map<string, (...args: unknown[]) => void>; signals: unknown[] }[] =
-  [];
+const built: {
+  options: unknown;
+  handlers: Map<string, (...args: unknown[]) => void>;
+  signals: unknown[];
+  replaced: unknown[][];
+}[] = [];
 vi.mock('@thaunknown/simple-peer', () => ({
   default: class {
     private readonly record;
     constructor(options: unknown) {
-      this.record = { options, handlers: new Map(), signals: [] as unknown[] };
+      this.record = { options, handlers: new Map(), signals: [] as unknown[], replaced: [] as unknown[][] };
       built.push(this.record);
     }
     on(event: string, handler: (...args: unknown[]) => void) {
@@ -17,6 +21,10 @@ vi.mock('@thaunknown/simple-peer', () => ({
     }
     signal(data: unknown) {
       this.record.signals.push(data);
+    }
+    replaceTrack(...args: unknown[]) {
+      if (args[0] === 'never-added') throw new Error('Cannot replace track that was never added.');
+      this.record.replaced.push(args);
     }
     destroy() {}
   },
@@ -73,5 +81,21 @@ describe('the simple-peer wrapper', () => {
 
     peer.signal({ type: 'answer', sdp: 'v=0 answer' });
     expect(built[0]!.signals).toEqual([{ type: 'answer', sdp: 'v=0 answer' }]);
+  });
+
+  it('swaps a sent track without renegotiating; a failed swap is reported as a peer error', async () => {
+    const stream = { id: 'sent' } as unknown as MediaStream;
+    const heard = events();
+    const peer = await createSimplePeer(
+      { initiator: false, stream, rtc: { iceServers: [], iceTransportPolicy: 'all' } },
+      heard,
+    );
+    const record = built.at(-1)!;
+    const blurred = { id: 'blurred' } as unknown as MediaStreamTrack;
+    const camera = { id: 'camera' } as unknown as MediaStreamTrack;
+    peer.replaceTrack(blurred, camera, stream);
+    expect(record.replaced).toEqual([[blurred, camera, stream]]);
+    peer.replaceTrack('never-added' as unknown as MediaStreamTrack, camera, stream);
+    expect(heard.seen).toEqual([['error', new Error('Cannot replace track that was never added.')]]);
   });
 });

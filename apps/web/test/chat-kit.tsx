@@ -9,6 +9,8 @@ import type {
   DirectMessage,
   GroupMessage,
   MessageErrorFrame,
+  RandomClientFrame,
+  RandomServerFrame,
   UserRef,
 } from '@campus/protocol';
 import {
@@ -60,6 +62,9 @@ export class FakeSyncClient implements SyncClient {
   private readonly callListeners = new Set<(frame: CallServerFrame) => void>();
   /** The call frames the screens sent while online, in order (offline sends are refused, as the real client does). */
   readonly callFrames: CallClientFrame[] = [];
+  private readonly randomListeners = new Set<(frame: RandomServerFrame) => void>();
+  /** The random-talk frames the screens sent while online, in order (offline sends are refused). */
+  readonly randomFrames: RandomClientFrame[] = [];
   /** What the server holds of call history, per page (`before` undefined for the first); replaced by tests. */
   callLogPages: (before?: string) => Promise<{ nextBefore: string | null }> = async () => ({
     nextBefore: null,
@@ -137,6 +142,23 @@ export class FakeSyncClient implements SyncClient {
   /** The server sends this device a call frame. */
   emitCallFrame(frame: CallServerFrame): void {
     this.callListeners.forEach((listener) => listener(frame));
+  }
+  sendRandomFrame(frame: RandomClientFrame): boolean {
+    if (this.state.status !== 'online') return false;
+    this.randomFrames.push(frame);
+    return true;
+  }
+  onRandomFrame(listener: (frame: RandomServerFrame) => void): () => void {
+    this.randomListeners.add(listener);
+    return () => void this.randomListeners.delete(listener);
+  }
+  /** The server sends this device a random-talk frame. */
+  emitRandomFrame(frame: RandomServerFrame): void {
+    this.randomListeners.forEach((listener) => listener(frame));
+  }
+  /** The random frames of one type the screens sent. */
+  randomSent<T extends RandomClientFrame['type']>(type: T): Extract<RandomClientFrame, { type: T }>[] {
+    return this.randomFrames.filter((f): f is Extract<RandomClientFrame, { type: T }> => f.type === type);
   }
   typing(target: TypingTarget): void {
     this.calls.push(['typing', target]);

@@ -62,6 +62,8 @@ export function fakeSyncClient(options: SyncClientOptions, initial: Partial<Ephe
     loadCallLogs: vi.fn(async () => ({ nextBefore: null })),
     sendCallFrame: vi.fn(() => state.status === 'online'),
     onCallFrame: vi.fn(() => () => undefined),
+    sendRandomFrame: vi.fn(() => state.status === 'online'),
+    onRandomFrame: vi.fn(() => () => undefined),
     typing: vi.fn(),
     stopTyping: vi.fn(),
     joinChat: vi.fn(() => () => undefined),

@@ -39,3 +39,6 @@ export * from './profile/profile';
 export * from './verification';
 export * from './calls/wire';
 export * from './calls/frames';
+export * from './reports';
+export * from './random/filters';
+export * from './random/frames';

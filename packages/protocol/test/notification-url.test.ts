@@ -14,4 +14,8 @@ describe('the route a notification opens', () => {
     expect(notificationUrl({ type: 'document_verified', data: {} })).toBe('/profile');
     expect(notificationUrl({ type: 'document_rejected', data: {} })).toBe('/upload-document');
   });
+
+  it("a moderator's notice opens Talk", () => {
+    expect(notificationUrl({ type: 'moderation_notice', data: {} })).toBe('/talk');
+  });
 });

@@ -1,4 +1,11 @@
-import type { CallClientFrame, CallServerFrame, MessageErrorFrame, UserRef } from '@campus/protocol';
+import type {
+  CallClientFrame,
+  CallServerFrame,
+  MessageErrorFrame,
+  RandomClientFrame,
+  RandomServerFrame,
+  UserRef,
+} from '@campus/protocol';
 import type { CampusDatabase, LocalConfession } from './database';
 import type { ConnectionStatus, NetworkSignal, RealtimeTiming } from './realtime-connection';
 import type { ClientWrite } from './writer';
@@ -87,6 +94,17 @@ export interface CallSignalsApi {
   onCallFrame(listener: (frame: CallServerFrame) => void): () => void;
 }
 
+/**
+ * Random and focused talk on the realtime session (queues, rooms, relayed text, signalling): ephemeral, never
+ * queued. The random screens are its users.
+ */
+export interface RandomSignalsApi {
+  /** Sends a random-talk frame now; false when the session is not live (nothing waits for the connection). */
+  sendRandomFrame(frame: RandomClientFrame): boolean;
+  /** Every random-talk frame the server sends this device, as it arrives. Returns the unsubscribe. */
+  onRandomFrame(listener: (frame: RandomServerFrame) => void): () => void;
+}
+
 /** Chat's rooms open on screen (the chat feature keeps them; the engine only sends what they say). */
 export interface OpenRoomsApi {
   /**
@@ -103,15 +121,18 @@ export interface OpenRoomsApi {
   markGroupSeen(groupId: string): Promise<void>;
 }
 
-/** What the features add to the engine's client: their REST loads, chat's open rooms, call signalling. */
-export type FeatureApi = FeatureLoaders & OpenRoomsApi & CallSignalsApi;
+/**
+ * What the features add to the engine's client: their REST loads, chat's open rooms, call signalling and
+ * random talk.
+ */
+export type FeatureApi = FeatureLoaders & OpenRoomsApi & CallSignalsApi & RandomSignalsApi;
 
 /**
  * The local-first client: owns the user's Dexie database, the realtime connection, the outbox and the
  * sync cursor. Screens read Dexie through live queries and write through `run`; every write is applied
  * locally at once and delivered exactly once when the connection allows.
  */
-export interface SyncClient extends FeatureLoaders, OpenRoomsApi, CallSignalsApi {
+export interface SyncClient extends FeatureLoaders, OpenRoomsApi, CallSignalsApi, RandomSignalsApi {
   readonly db: CampusDatabase;
   readonly userId: string;
   /** Connects (and keeps reconnecting) until stop(). */

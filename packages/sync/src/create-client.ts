@@ -1,4 +1,9 @@
-import type { CallClientFrame, CallServerFrame } from '@campus/protocol';
+import type {
+  CallClientFrame,
+  CallServerFrame,
+  RandomClientFrame,
+  RandomServerFrame,
+} from '@campus/protocol';
 import type { SyncClient, SyncClientOptions } from './client-api';
 import type { LocalConfession } from './database';
 import { campusFeatures } from './features';
@@ -9,15 +14,17 @@ import type { OpenRooms } from './features/chat/open-rooms';
 import { storeConfessions } from './features/confessions/cache';
 import { loadFriendsState } from './features/friends/fetch';
 import { loadNotifications } from './features/notifications/fetch';
+import type { RandomSignals } from './features/random/signals';
 import { SyncEngine } from './sync-client';
 
 /**
- * The engine with Campus Talk's features: their tables, their REST loads into the cache, chat's rooms and
- * the call signalling.
+ * The engine with Campus Talk's features: their tables, their REST loads into the cache, chat's rooms, the
+ * call signalling and random talk's frames.
  */
 class CampusClient extends SyncEngine implements SyncClient {
   private readonly rooms: OpenRooms;
   private readonly calls: CallSignals;
+  private readonly random: RandomSignals;
 
   constructor(options: SyncClientOptions) {
     // The engine builds the features in its constructor; the rooms and signals they made serve the client API.
@@ -29,6 +36,7 @@ class CampusClient extends SyncEngine implements SyncClient {
     if (!built) throw new Error('the engine did not build its features');
     this.rooms = built.rooms;
     this.calls = built.calls;
+    this.random = built.random;
   }
 
   loadDirectPage(partnerId: string, page: number): Promise<number> {
@@ -61,6 +69,14 @@ class CampusClient extends SyncEngine implements SyncClient {
 
   onCallFrame(listener: (frame: CallServerFrame) => void): () => void {
     return this.calls.listen(listener);
+  }
+
+  sendRandomFrame(frame: RandomClientFrame): boolean {
+    return this.random.sendFrame(frame);
+  }
+
+  onRandomFrame(listener: (frame: RandomServerFrame) => void): () => void {
+    return this.random.listen(listener);
   }
 
   joinChat(peerId: string): () => void {

@@ -17,6 +17,7 @@ export type {
   ConnectionStatus,
   EphemeralState,
   FeatureLoaders,
+  RandomSignalsApi,
   SyncClient,
   SyncClientOptions,
   TypingTarget,

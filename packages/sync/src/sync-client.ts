@@ -173,7 +173,7 @@ export abstract class SyncEngine implements Omit<SyncClient, keyof FeatureApi> {
     }
   }
 
-  /** Call signalling: to its feature at once, never through the task queue (it waits for no change). */
+  /** Call signalling, random talk: to its feature at once, never through the task queue (it waits for no change). */
   private sessionFrame(frame: SessionFrame): void {
     // The table is typed per frame type; `frame` is of the type it is looked up by.
     const handler = this.features.frames[frame.type] as (frame: SessionFrame) => void;

@@ -7,6 +7,7 @@ import {
   type CallLog,
   type CallServerFrame,
   type ClientFrame,
+  type RandomServerFrame,
 } from '@campus/protocol';
 import { createSyncClient, openUserDatabase, type SyncClient } from '../src';
 import { campusFeatures } from '../src/features';
@@ -230,5 +231,44 @@ describe('call signalling on the session', () => {
       console.error = quiet;
     }
     expect(heard).toEqual(['call:offer']);
+  });
+});
+
+describe('random talk on the session', () => {
+  it('hands random frames to their listeners only, and sends them only while live', () => {
+    const { c, socket } = connectedClient();
+    client = c;
+    const random: RandomServerFrame[] = [];
+    const calls: CallServerFrame[] = [];
+    c.onRandomFrame((frame) => random.push(frame));
+    c.onCallFrame((frame) => calls.push(frame));
+    const find = { type: 'find-partner', kind: 'audio' } as const;
+    expect(c.sendRandomFrame(find)).toBe(false);
+    socket().open();
+
+    const found: RandomServerFrame = {
+      type: 'partner-found',
+      roomId: 'room-1',
+      kind: 'audio',
+      isInitiator: true,
+      partner: { firstName: 'Bo', profilePictureUrl: null, college: 'IIT Delhi', course: 'ECE' },
+      endsAt: '2026-11-23T09:10:00.000Z',
+    };
+    const text: RandomServerFrame = {
+      type: 'chat-message',
+      roomId: 'room-1',
+      text: 'hi',
+      timestamp: '2026-11-23T09:00:01.000Z',
+    };
+    socket().deliver(found);
+    socket().deliver(text);
+    socket().deliver(offer);
+    expect(random).toEqual([found, text]);
+    expect(calls).toEqual([offer]);
+
+    expect(c.sendRandomFrame(find)).toBe(true);
+    expect(socket().sent.filter((f) => f.type === 'find-partner')).toEqual([find]);
+    socket().drop();
+    expect(c.sendRandomFrame({ type: 'leave-random-queue' })).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import {
   CHANGE_TYPES,
   MUTATION_TYPES,
   callServerFrameSchemas,
+  randomServerFrameSchemas,
   type ChangeType,
   type MutationType,
 } from '@campus/protocol';
@@ -15,6 +16,7 @@ import type {
 import { callChanges } from '../src/features/calls/changes';
 import { CallSignals } from '../src/features/calls/signals';
 import { chatChanges } from '../src/features/chat/changes';
+import { RandomSignals } from '../src/features/random/signals';
 import { chatMutations } from '../src/features/chat/mutations';
 import { confessionChanges } from '../src/features/confessions/changes';
 import { confessionMutations } from '../src/features/confessions/mutations';
@@ -43,7 +45,10 @@ const changes = {
   ...friendChanges,
   ...callChanges,
 };
-const frames = new CallSignals(() => false).handlers();
+const frames = {
+  ...new CallSignals(() => false).handlers(),
+  ...new RandomSignals(() => false).handlers(),
+};
 
 describe('the client registry', () => {
   it('the features cover every mutation and change type, and nothing else', () => {
@@ -51,9 +56,12 @@ describe('the client registry', () => {
     expectTypeOf<keyof typeof changes>().toEqualTypeOf<ChangeType>();
     expect(Object.keys(mutations).sort()).toEqual([...MUTATION_TYPES].sort());
     expect(Object.keys(changes).sort()).toEqual([...CHANGE_TYPES].sort());
-    // Session frames (call signalling) are the server frames that are neither sync nor presence/typing.
+    // Session frames (call signalling, random talk) are the server frames that are neither sync nor
+    // presence/typing.
     expectTypeOf<keyof typeof frames>().toEqualTypeOf<SessionFrame['type']>();
-    expect(Object.keys(frames).sort()).toEqual(callServerFrameSchemas.map((s) => s.shape.type.value).sort());
+    expect(Object.keys(frames).sort()).toEqual(
+      [...callServerFrameSchemas, ...randomServerFrameSchemas].map((s) => s.shape.type.value).sort(),
+    );
   });
 
   it('a mutation or change type without its client handler does not compile', () => {
@@ -66,6 +74,9 @@ describe('the client registry', () => {
     const { 'call:end': _end, ...withoutEnd } = frames;
     // @ts-expect-error call:end has no handler
     const missingFrame: SessionFrameHandlers = withoutEnd;
-    expect([missingMutation, missingChange, missingFrame]).toHaveLength(3);
+    const { 'partner-found': _found, ...withoutFound } = frames;
+    // @ts-expect-error partner-found has no handler
+    const missingRandom: SessionFrameHandlers = withoutFound;
+    expect([missingMutation, missingChange, missingFrame, missingRandom]).toHaveLength(4);
   });
 });

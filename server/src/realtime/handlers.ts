@@ -60,6 +60,20 @@ export function handleFrame(rt: Runtime, conn: LiveConnection, frame: ClientFram
       // Call signalling shares the mutations' bucket too (an offer has its own hourly limit besides).
       if (!rt.rates.take(conn.userId)) return conn.send(refusalOf('rateLimited', frame));
       return sessionFrame(rt, conn, frame);
+    case 'find-partner':
+    case 'join-random':
+    case 'leave-random-queue':
+    case 'leave-random-room':
+    case 'chat-message':
+    case 'random-typing':
+    case 'call-user':
+    case 'answer-call':
+    case 'end-call':
+    case 'random-reveal':
+    case 'random-action':
+      // Random talk too (queueing has its own per-minute limit besides).
+      if (!rt.rates.take(conn.userId)) return conn.send(refusalOf('rateLimited', frame));
+      return sessionFrame(rt, conn, frame);
     case 'hello':
       return conn.send(refusalOf('badFrame', frame));
   }
@@ -96,6 +110,39 @@ function sessionFrame(rt: Runtime, conn: LiveConnection, frame: SessionFrame): v
       break;
     case 'call:resume':
       done = frames['call:resume'](conn, frame);
+      break;
+    case 'find-partner':
+      done = frames['find-partner'](conn, frame);
+      break;
+    case 'join-random':
+      done = frames['join-random'](conn, frame);
+      break;
+    case 'leave-random-queue':
+      done = frames['leave-random-queue'](conn, frame);
+      break;
+    case 'leave-random-room':
+      done = frames['leave-random-room'](conn, frame);
+      break;
+    case 'chat-message':
+      done = frames['chat-message'](conn, frame);
+      break;
+    case 'random-typing':
+      done = frames['random-typing'](conn, frame);
+      break;
+    case 'call-user':
+      done = frames['call-user'](conn, frame);
+      break;
+    case 'answer-call':
+      done = frames['answer-call'](conn, frame);
+      break;
+    case 'end-call':
+      done = frames['end-call'](conn, frame);
+      break;
+    case 'random-reveal':
+      done = frames['random-reveal'](conn, frame);
+      break;
+    case 'random-action':
+      done = frames['random-action'](conn, frame);
       break;
   }
   if (done)

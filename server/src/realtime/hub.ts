@@ -35,9 +35,15 @@ export interface RealtimeHub {
   /**
    * The two are separated on every live connection of either (a block): no presence or typing between them
    * from now on, in a group they share too. This node's connections only, like the rest of the hub's state;
-   * a connection still signing in applies it once its contacts are read (realtime/connection.ts).
+   * a connection still signing in applies it once its contacts are read (realtime/connection.ts). `a` is
+   * the one who blocked. Runs after the block's commit, whether or not either is connected.
    */
   separate(a: string, b: string): void;
+  /**
+   * Features that keep live state between two people (a call) hear of every separation, after its commit
+   * and outside any transaction. Returns the unsubscribe.
+   */
+  onSeparate(listener: (blockerId: string, blockedId: string) => void): () => void;
   /**
    * The reverse of `separate` (no block either way remains): on every live connection of either they are
    * no longer separated, and contacts again if `contacts` (they share a chat, a group or a friendship).
@@ -54,6 +60,7 @@ export class Hub implements RealtimeHub {
   private readonly byAudience = new Map<string, Set<HubConnection>>();
   private readonly byUser = new Map<string, Set<HubConnection>>();
   private readonly closeHooks: (() => void)[] = [];
+  private readonly separationListeners = new Set<(blockerId: string, blockedId: string) => void>();
   private isClosed = false;
   private readonly unsubscribe: (() => void)[];
 
@@ -86,6 +93,14 @@ export class Hub implements RealtimeHub {
   separate(a: string, b: string): void {
     for (const conn of this.byUser.get(a) ?? []) conn.separateFrom(b);
     for (const conn of this.byUser.get(b) ?? []) conn.separateFrom(a);
+    for (const listener of this.separationListeners) listener(a, b);
+  }
+
+  onSeparate(listener: (blockerId: string, blockedId: string) => void): () => void {
+    this.separationListeners.add(listener);
+    return () => {
+      this.separationListeners.delete(listener);
+    };
   }
 
   reunite(a: string, b: string, contacts: boolean): void {

@@ -104,8 +104,26 @@ export type CallSessionFrame = Extract<
   ClientFrame,
   { type: 'call:offer' | 'call:answer' | 'call:reject' | 'call:end' | 'call:resume' }
 >;
+/** Random and focused talk (issue 13): queues, rooms, relayed text and signalling, never stored. */
+export type RandomSessionFrame = Extract<
+  ClientFrame,
+  {
+    type:
+      | 'find-partner'
+      | 'join-random'
+      | 'leave-random-queue'
+      | 'leave-random-room'
+      | 'chat-message'
+      | 'random-typing'
+      | 'call-user'
+      | 'answer-call'
+      | 'end-call'
+      | 'random-reveal'
+      | 'random-action';
+  }
+>;
 /** Client frames a feature answers besides mutations (the engine itself answers hello, ping and pull). */
-export type SessionFrame = ChatSessionFrame | CallSessionFrame;
+export type SessionFrame = ChatSessionFrame | CallSessionFrame | RandomSessionFrame;
 /** One handler per frame type of `F`. */
 export type FrameHandlers<F extends SessionFrame> = {
   [T in F['type']]: (session: Session, frame: Extract<F, { type: T }>) => void | Promise<void>;
@@ -141,7 +159,7 @@ export interface SessionHooks {
    * state a feature binds to a connection (the side of a call it holds) lets go of it. Must not throw.
    */
   closed?(session: Session): void;
-  /** Chat's frames; the composition root joins the other features' (calls) into the engine's table. */
+  /** Chat's frames; the composition root joins the other features' (calls, random) into the engine's table. */
   frames: FrameHandlers<ChatSessionFrame>;
 }
 

@@ -6,6 +6,7 @@ import { useSession } from '../features/session/session-context';
 import {
   ADMIN,
   ADMIN_COLLEGES,
+  ADMIN_REPORTS,
   AUTH,
   CALL,
   CALL_HISTORY,
@@ -14,8 +15,8 @@ import {
   CREATE_GROUP,
   GROUP,
   FRIENDS,
-  PLACEHOLDERS as P,
   PROFILE,
+  RANDOM_TALK as R,
   SHELL,
   TALK,
   UPLOAD,
@@ -72,12 +73,12 @@ export function AppRoutes() {
             <Route path="/chat/:userId" element={page(CHAT.Screen)} />
             <Route path="/group/:groupId" element={page(GROUP.Screen)} />
             <Route path="/create-group" element={page(CREATE_GROUP.Screen)} />
-            <Route path="/random-talk-options" element={page(P.randomTalkOptions.Screen)} />
-            <Route path="/random-audio" element={page(P.randomAudio.Screen)} />
-            <Route path="/random-video" element={page(P.randomVideo.Screen)} />
-            <Route path="/random-chat" element={page(P.randomChat.Screen)} />
-            <Route path="/focused-talk" element={page(P.focusedTalk.Screen)} />
-            <Route path="/focused-talk-options" element={page(P.focusedTalkOptions.Screen)} />
+            <Route path="/random-talk-options" element={page(R.options.Screen)} />
+            <Route path="/random-audio" element={page(R.audio.Screen)} />
+            <Route path="/random-video" element={page(R.video.Screen)} />
+            <Route path="/random-chat" element={page(R.chat.Screen)} />
+            <Route path="/focused-talk" element={page(R.focused.Screen)} />
+            <Route path="/focused-talk-options" element={page(R.focusedOptions.Screen)} />
             <Route path="/friends" element={page(FRIENDS.Screen)} />
             <Route path="/confessions" element={page(CONFESSIONS.Screen)} />
             <Route path="/call-history" element={page(CALL_HISTORY.Screen)} />
@@ -86,6 +87,7 @@ export function AppRoutes() {
             <Route element={<RequireAdmin />}>
               <Route path="/admin/documents" element={page(ADMIN.Screen)} />
               <Route path="/admin/colleges" element={page(ADMIN_COLLEGES.Screen)} />
+              <Route path="/admin/reports" element={page(ADMIN_REPORTS.Screen)} />
             </Route>
           </Route>
         </Route>

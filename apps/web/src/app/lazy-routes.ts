@@ -1,6 +1,4 @@
 import { createElement, useEffect, useState, type ComponentType, type ReactNode } from 'react';
-// Type only: the screens themselves load through import() below.
-import type * as Placeholders from '../features/pages/screens';
 
 type Loader = () => Promise<{ default: ComponentType }>;
 
@@ -88,6 +86,9 @@ export const FRIENDS = route(() =>
 export const ADMIN_COLLEGES = route(() =>
   import('../features/admin/colleges/AdminCollegesPage').then((m) => ({ default: m.AdminCollegesPage })),
 );
+export const ADMIN_REPORTS = route(() =>
+  import('../features/admin/reports/AdminReportsPage').then((m) => ({ default: m.AdminReportsPage })),
+);
 
 export const CALL = route(() =>
   import('../features/calls/CallScreen').then((m) => ({ default: m.CallScreen })),
@@ -96,16 +97,26 @@ export const CALL_HISTORY = route(() =>
   import('../features/calls/CallHistoryPage').then((m) => ({ default: m.CallHistoryPage })),
 );
 
-/** The screens still to come (random and focused talk) share one small chunk. */
-const placeholder = (name: keyof typeof Placeholders) =>
-  route(() => import('../features/pages/screens').then((m) => ({ default: m[name] })));
-export const PLACEHOLDERS = {
-  randomTalkOptions: placeholder('RandomTalkOptionsPage'),
-  randomAudio: placeholder('RandomAudioPage'),
-  randomVideo: placeholder('RandomVideoPage'),
-  randomChat: placeholder('RandomChatPage'),
-  focusedTalk: placeholder('FocusedTalkPage'),
-  focusedTalkOptions: placeholder('FocusedTalkOptionsPage'),
+/** Random and focused talk: each screen its own chunk (simple-peer still loads with the first room). */
+export const RANDOM_TALK = {
+  options: route(() =>
+    import('../features/random/RandomTalkOptionsPage').then((m) => ({ default: m.RandomTalkOptionsPage })),
+  ),
+  audio: route(() =>
+    import('../features/random/RandomAudioPage').then((m) => ({ default: m.RandomAudioPage })),
+  ),
+  video: route(() =>
+    import('../features/random/RandomVideoPage').then((m) => ({ default: m.RandomVideoPage })),
+  ),
+  chat: route(() => import('../features/random/RandomChatPage').then((m) => ({ default: m.RandomChatPage }))),
+  focused: route(() =>
+    import('../features/random/focused/FocusedTalkPage').then((m) => ({ default: m.FocusedTalkPage })),
+  ),
+  focusedOptions: route(() =>
+    import('../features/random/focused/FocusedTalkOptionsPage').then((m) => ({
+      default: m.FocusedTalkOptionsPage,
+    })),
+  ),
 } satisfies Record<string, LazyRoute>;
 
 const SIGNED_IN_PAGES: [RegExp, LazyRoute][] = [
@@ -118,8 +129,15 @@ const SIGNED_IN_PAGES: [RegExp, LazyRoute][] = [
   [/^\/friends\/?$/, FRIENDS],
   [/^\/call\/?$/, CALL],
   [/^\/call-history\/?$/, CALL_HISTORY],
+  [/^\/random-talk-options\/?$/, RANDOM_TALK.options],
+  [/^\/random-audio\/?$/, RANDOM_TALK.audio],
+  [/^\/random-video\/?$/, RANDOM_TALK.video],
+  [/^\/random-chat\/?$/, RANDOM_TALK.chat],
+  [/^\/focused-talk\/?$/, RANDOM_TALK.focused],
+  [/^\/focused-talk-options\/?$/, RANDOM_TALK.focusedOptions],
   [/^\/upload-document\/?$/, UPLOAD],
   [/^\/admin\/colleges\/?$/, ADMIN_COLLEGES],
+  [/^\/admin\/reports\/?$/, ADMIN_REPORTS],
   [/^\/admin\//, ADMIN],
 ];
 

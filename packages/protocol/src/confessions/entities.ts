@@ -54,6 +54,8 @@ export const NOTIFICATION_TYPES = [
   'friend_request',
   'document_verified',
   'document_rejected',
+  /** A moderator's warning or restriction after a report (issue 13); it never names the reporter. */
+  'moderation_notice',
 ] as const;
 export const notificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof notificationTypeSchema>;

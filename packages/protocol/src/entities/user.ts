@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { branchSchema, interestSchema, skillLevelSchema } from '../random/filters';
 
 export const DOCUMENT_STATUSES = [
   'verified',
@@ -51,6 +52,13 @@ export const userSchema = z.object({
   year: z.number().int().nullable(),
   bio: z.string().nullable(),
   college: z.union([z.string(), collegeObjectSchema]).nullable(),
+  /**
+   * Focused talk's profile fields (issue 13): what other students' filters match on. The server always
+   * answers them (an empty list and nulls until set); optional so older caches and fixtures still parse.
+   */
+  interests: z.array(interestSchema).optional(),
+  skillLevel: skillLevelSchema.nullable().optional(),
+  branch: branchSchema.nullable().optional(),
   documentStatus: documentStatusSchema,
   documentDeadline: z.string().nullable(),
   documentUrl: z.string().nullable(),

@@ -28,6 +28,7 @@ export function notificationUrl(notification: Pick<AppNotification, 'type' | 'da
   if (notification.type === 'friend_request') return '/talk?friendRequests=1';
   if (notification.type === 'document_verified') return '/profile';
   if (notification.type === 'document_rejected') return '/upload-document';
+  if (notification.type === 'moderation_notice') return '/talk';
   const id = notification.data.confessionId;
   return id ? `/confessions?confessionId=${encodeURIComponent(id)}` : '/confessions';
 }

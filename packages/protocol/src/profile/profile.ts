@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COLLEGE_MSG } from '../colleges/catalog';
+import { BRANCH_OPTIONS, INTEREST_OPTIONS, SKILL_LEVELS, type Interest } from '../random/filters';
 
 /** Profile limits (spec 000, sections 5 and 9; the text lengths are ours, the spec gives none). */
 export const PROFILE = {
@@ -12,6 +13,8 @@ export const PROFILE = {
   maxCourseLength: 100,
   maxBioLength: 500,
   maxCollegeNameLength: 200,
+  /** Interests a profile may list (focused talk matches on them). */
+  maxInterests: 10,
 } as const;
 
 /** The messages of profile saving and the profile picture (spec 000, sections 5 and 8). */
@@ -26,6 +29,10 @@ export const PROFILE_MSG = {
   collegeNameTooLong: `College name must be at most ${PROFILE.maxCollegeNameLength} characters.`,
   collegeUnknown: 'Please choose a college from the list or add it manually.',
   invalidBody: 'Invalid profile.',
+  interestsTooMany: `Choose at most ${PROFILE.maxInterests} interests.`,
+  interestUnknown: 'Please choose interests from the list.',
+  skillLevelUnknown: 'Please choose a skill level from the list.',
+  branchUnknown: 'Please choose a branch from the list.',
   /** The client's fallbacks (section 8). */
   updateFailed: 'Update failed',
   unknownError: 'An unknown error occurred',
@@ -56,6 +63,40 @@ const yearField = z
   });
 
 const shortList = z.array(z.string().max(200)).max(50).optional();
+
+/** One of the options, or null; an empty string (or null) clears it. */
+const clearableOption = <T extends string>(options: readonly T[], message: string) =>
+  z
+    .string({ message })
+    .nullable()
+    .transform((v, ctx): T | null => {
+      if (v === null || v.trim() === '') return null;
+      const found = options.find((o) => o === v.trim());
+      if (found !== undefined) return found;
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    });
+
+/** Interests: options of the list, at most PROFILE.maxInterests once each (repeats are dropped); [] clears. */
+const interestsField = z
+  .array(z.string({ message: PROFILE_MSG.interestUnknown }), { message: PROFILE_MSG.interestUnknown })
+  .max(INTEREST_OPTIONS.length, { message: PROFILE_MSG.interestsTooMany })
+  .transform((list, ctx): Interest[] => {
+    const picked: Interest[] = [];
+    for (const value of list) {
+      const found = INTEREST_OPTIONS.find((o) => o === value.trim());
+      if (found === undefined) {
+        ctx.addIssue({ code: 'custom', message: PROFILE_MSG.interestUnknown });
+        return z.NEVER;
+      }
+      if (!picked.includes(found)) picked.push(found);
+    }
+    if (picked.length > PROFILE.maxInterests) {
+      ctx.addIssue({ code: 'custom', message: PROFILE_MSG.interestsTooMany });
+      return z.NEVER;
+    }
+    return picked;
+  });
 
 /**
  * A college as the profile sends it: from the picker, an option object (id, name, country, city, stateName,
@@ -109,6 +150,10 @@ export const profileUpdateSchema = z.object(
         return z.NEVER;
       })
       .optional(),
+    /** Focused talk (issue 13): omitted stays, [] / null / '' clears. */
+    interests: interestsField.optional(),
+    skillLevel: clearableOption(SKILL_LEVELS, PROFILE_MSG.skillLevelUnknown).optional(),
+    branch: clearableOption(BRANCH_OPTIONS, PROFILE_MSG.branchUnknown).optional(),
   },
   { message: PROFILE_MSG.invalidBody },
 );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { callClientFrameSchemas } from '../calls/frames';
+import { randomClientFrameSchemas } from '../random/frames';
 import { frameId } from './frame-parts';
 import { mutationSchemas } from './mutations';
 
@@ -41,6 +42,7 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   typingFrameSchema,
   stopTypingFrameSchema,
   ...callClientFrameSchemas,
+  ...randomClientFrameSchemas,
   ...mutationSchemas,
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;

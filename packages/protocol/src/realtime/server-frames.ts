@@ -7,6 +7,7 @@ import {
   userListEntrySchema,
 } from '../chat/entities';
 import { callServerFrameSchemas, type CallServerFrame } from '../calls/frames';
+import { randomServerFrameSchemas, type RandomServerFrame } from '../random/frames';
 import { changeSchema, changeSchemas, type Change } from './changes';
 import { REALTIME_ERROR_REASONS } from './reasons';
 
@@ -121,6 +122,7 @@ export const serverFrameSchema = z.discriminatedUnion('type', [
   onlineUsersListFrameSchema,
   onlineCountFrameSchema,
   ...callServerFrameSchemas,
+  ...randomServerFrameSchemas,
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
 export type WelcomeFrame = z.infer<typeof welcomeFrameSchema>;
@@ -138,4 +140,6 @@ export type EphemeralFrame =
   | z.infer<typeof onlineUsersListFrameSchema>
   | z.infer<typeof onlineCountFrameSchema>
   /** Call signalling (issue 12): ephemeral too, to users' live connections only. */
-  | CallServerFrame;
+  | CallServerFrame
+  /** Random and focused talk (issue 13): queues, rooms and relayed text, never stored. */
+  | RandomServerFrame;

@@ -21,16 +21,18 @@ import { friendMutations } from './friends/mutations';
 import { notificationChanges } from './notifications/changes';
 import { loadNotifications } from './notifications/fetch';
 import { notificationMutations } from './notifications/mutations';
+import { RandomSignals } from './random/signals';
 import { userChanges } from './users/changes';
 
 /**
- * One client's features: the tables the engine dispatches to, and for the client API chat's open rooms and
- * the call signalling.
+ * One client's features: the tables the engine dispatches to, and for the client API chat's open rooms,
+ * the call signalling and random talk's frames.
  */
 export interface CampusFeatures {
   features: ClientFeatures;
   rooms: OpenRooms;
   calls: CallSignals;
+  random: RandomSignals;
 }
 
 /**
@@ -41,6 +43,7 @@ export interface CampusFeatures {
 export function campusFeatures(host: FeatureHost): CampusFeatures {
   const rooms = new OpenRooms(host);
   const calls = new CallSignals((frame) => host.send(frame));
+  const random = new RandomSignals((frame) => host.send(frame));
   const features: ClientFeatures = {
     mutations: {
       ...chatMutations,
@@ -60,9 +63,9 @@ export function campusFeatures(host: FeatureHost): CampusFeatures {
     // The snapshot carries no notifications, friends, requests, blocks or call logs: they come through REST.
     afterReset: [loadNotifications, loadFriendsState, (rest) => loadCallLogs(rest)],
     ephemeral: { ...chatEphemeral },
-    frames: { ...calls.handlers() } satisfies SessionFrameHandlers,
+    frames: { ...calls.handlers(), ...random.handlers() } satisfies SessionFrameHandlers,
     caughtUp: [(generation) => rooms.rejoin(generation)],
     stop: [() => rooms.stop()],
   };
-  return { features, rooms, calls };
+  return { features, rooms, calls, random };
 }

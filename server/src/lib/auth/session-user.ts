@@ -1,5 +1,12 @@
 import type { Selectable } from 'kysely';
-import type { CollegeObject, User } from '@campus/protocol';
+import {
+  BRANCH_OPTIONS,
+  INTEREST_OPTIONS,
+  SKILL_LEVELS,
+  type CollegeObject,
+  type Interest,
+  type User,
+} from '@campus/protocol';
 import type { UsersTable } from '../db/schema';
 
 /**
@@ -21,6 +28,9 @@ export function toUser(row: UserRow): User {
     year: row.year,
     bio: row.bio,
     college: parseCollege(row.college),
+    interests: parseInterests(row.interests),
+    skillLevel: optionOf(SKILL_LEVELS, row.skill_level),
+    branch: optionOf(BRANCH_OPTIONS, row.branch),
     documentStatus: isDocumentStatus(row.document_status) ? row.document_status : 'pending_submission',
     documentDeadline: row.document_deadline,
     documentUrl: row.document_url,
@@ -37,6 +47,24 @@ function parseCollege(value: string | null): string | CollegeObject | null {
   } catch {
     return value;
   }
+}
+
+/** The stored interests (a JSON array, migration 0019), keeping only the options of the list. */
+export function parseInterests(value: string | null | undefined): Interest[] {
+  if (!value) return [];
+  try {
+    const list: unknown = JSON.parse(value);
+    if (!Array.isArray(list)) return [];
+    const known = new Set<string>(INTEREST_OPTIONS);
+    return [...new Set(list)].filter((v): v is Interest => typeof v === 'string' && known.has(v));
+  } catch {
+    return [];
+  }
+}
+
+/** A stored option (skill level, branch), or null for none or one the list no longer has. */
+export function optionOf<T extends string>(options: readonly T[], value: string | null): T | null {
+  return options.find((o) => o === value) ?? null;
 }
 
 function isDocumentStatus(value: string): value is User['documentStatus'] {

@@ -26,7 +26,9 @@ export async function createSession(
 
 /**
  * Looks the token up; an expired session is deleted, one in the second half of its life slides forward.
- * One query joins the user so authenticating a request costs a single indexed lookup.
+ * One query joins the user (and their restrictions, by primary key) so authenticating a request costs a
+ * single indexed lookup. A suspended account's sessions are refused: a suspension deletes them too, but a
+ * token checked while it commits must not get through either (every door, REST, /ws and /notes, reads here).
  */
 export async function validateSessionToken(
   db: DB,
@@ -37,12 +39,18 @@ export async function validateSessionToken(
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('user_restrictions', 'user_restrictions.user_id', 'sessions.user_id')
     .selectAll('users')
-    .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at'])
+    .select([
+      'sessions.id as session_id',
+      'sessions.expires_at as session_expires_at',
+      'user_restrictions.account_suspended_until as suspended_until',
+    ])
     .where('sessions.id', '=', id)
     .executeTakeFirst();
   if (!row) return null;
-  const { session_id, session_expires_at, ...user } = row;
+  const { session_id, session_expires_at, suspended_until, ...user } = row;
+  if (isSuspended(suspended_until, now)) return null;
   if (now >= session_expires_at) {
     await db.deleteFrom('sessions').where('id', '=', session_id).execute();
     return null;
@@ -58,6 +66,22 @@ export async function validateSessionToken(
       .execute();
   }
   return { session: { id: session_id, userId: user.id, expiresAt }, user };
+}
+
+/** Whether an account suspension (an ISO instant, or NULL for none) is still in force at `now`. */
+export function isSuspended(until: string | null | undefined, now: number): until is string {
+  return !!until && Date.parse(until) > now;
+}
+
+/** The end of the user's account suspension when one is in force (sign-in refuses them), else null. */
+export async function accountSuspension(db: DB, userId: string, now: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('user_restrictions')
+    .select('account_suspended_until')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  const until = row?.account_suspended_until;
+  return isSuspended(until, now) ? until : null;
 }
 
 /** What a revocation needs: the sessions table and the live sockets it must close. */

@@ -28,6 +28,10 @@ export interface UsersTable {
   current_document_id: string | null;
   /** The last rejection's reason, shown to the student until they upload again. */
   rejection_reason: string | null;
+  /** Focused talk (migration 0019): a JSON array of interest options ('[]' until set). */
+  interests: Generated<string>;
+  skill_level: string | null;
+  branch: string | null;
 }
 
 export interface SessionsTable {
@@ -300,6 +304,9 @@ export interface Database {
   blocks: BlocksTable;
   call_logs: CallLogsTable;
   held_friend_requests: HeldFriendRequestsTable;
+  reports: ReportsTable;
+  user_restrictions: UserRestrictionsTable;
+  moderation_log: ModerationLogTable;
 }
 
 /** A student-ID submission (migration 0014). */
@@ -384,5 +391,52 @@ export interface CallLogsTable {
 export interface HeldFriendRequestsTable {
   from_id: string;
   to_id: string;
+  created_at: string;
+}
+
+/** A report (migration 0018): open until an admin upholds or dismisses it. */
+export interface ReportsTable {
+  id: string;
+  /** NULL once the reporter's account is deleted. */
+  reporter_id: string | null;
+  reported_id: string;
+  context_kind: 'random_room' | 'chat' | 'call' | 'friend';
+  /** The random room's or the call log's id; NULL when the context is the reported user. */
+  context_ref: string | null;
+  reason: string;
+  note: string | null;
+  /** JSON `{ messages: [{ from, text, at }] }` of a text room, or NULL. */
+  evidence: string | null;
+  status: 'open' | 'upheld' | 'dismissed';
+  created_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  decision: 'warn' | 'suspend_random' | 'suspend_account' | 'dismiss' | null;
+  decision_days: number | null;
+  decision_until: string | null;
+  decision_note: string | null;
+}
+
+/** A user's restrictions after reports (migration 0018); no row: none. Instants are ISO strings. */
+export interface UserRestrictionsTable {
+  user_id: string;
+  random_suspended_until: string | null;
+  random_review_hold: number;
+  hold_cleared_at: string | null;
+  /** Sign-in and every session refused until then (far future: permanent). */
+  account_suspended_until: string | null;
+  updated_at: string;
+}
+
+/** Each moderation decision, automatic hold and clearing (migration 0018). */
+export interface ModerationLogTable {
+  id: string;
+  user_id: string;
+  /** NULL for an automatic hold, or once the admin's account is deleted. */
+  actor_id: string | null;
+  action: 'warn' | 'suspend_random' | 'suspend_account' | 'dismiss' | 'auto_hold' | 'clear_hold';
+  report_id: string | null;
+  until: string | null;
+  note: string | null;
   created_at: string;
 }

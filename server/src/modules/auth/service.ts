@@ -1,9 +1,9 @@
-import { MSG, SERVER_MSG, type AuthResponse, type User } from '@campus/protocol';
+import { MSG, REPORT_MSG, SERVER_MSG, type AuthResponse, type User } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { HttpError } from '../../lib/http-error';
 import { selfUser } from '../../lib/auth/access';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/auth/password';
-import { createSession, invalidateUserSessions } from '../../lib/auth/sessions';
+import { accountSuspension, createSession, invalidateUserSessions } from '../../lib/auth/sessions';
 import { resetCodeMail, signupAttemptMail, signupCodeMail } from '../../lib/mail/templates';
 import { findUserByEmail, insertUser, setPasswordHash, setUserRole, touchLastActive } from '../users';
 import { academicDomainOf } from '../verification';
@@ -95,6 +95,13 @@ export async function login(deps: AppDeps, input: { email: string; password: str
   if (!(await verifyPassword(row.password_hash, input.password)))
     throw new HttpError(401, SERVER_MSG.invalidCredentials);
   const now = deps.now();
+  // Only after the password: a suspension is told to the account's owner, not to whoever types the address.
+  const suspendedUntil = await accountSuspension(deps.db, row.id, now);
+  if (suspendedUntil)
+    throw new HttpError(403, REPORT_MSG.accountSuspended(suspendedUntil), {
+      code: 'accountSuspended',
+      until: suspendedUntil,
+    });
   // ADMIN_EMAILS is the operator's word: it promotes on every login, so adding an address needs no migration.
   if (deps.config.adminEmails.has(row.email) && row.role !== 'admin') {
     await setUserRole(deps.db, row.id, 'admin');

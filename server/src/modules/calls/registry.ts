@@ -15,7 +15,7 @@ export interface LiveCall {
    * The callee had blocked the caller: nothing of the call reaches them and its log is the caller's only.
    * To the caller it looks like a callee with no live device.
    */
-  readonly calleeHidden: boolean;
+  calleeHidden: boolean;
   /** The offer reached at least one of the callee's devices (it rang somewhere). */
   readonly rang: boolean;
   state: 'ringing' | 'active';
@@ -55,6 +55,13 @@ export interface CallRegistry {
   answer(callId: string, session: Session, at: number): LiveCall | undefined;
   /** Removes the call: returns it to the first caller only, so each call ends (and is logged) once. */
   finish(callId: string): LiveCall | undefined;
+  /**
+   * A ringing call's callee blocked the caller: from now on the call is hidden from them (it no longer
+   * engages the callee, who may take other calls) and rings out on the caller's side alone.
+   */
+  hide(callId: string): LiveCall | undefined;
+  /** Every live call (the server is stopping and logs them). */
+  all(): LiveCall[];
   /** Forgets every call (the server is stopping). */
   clear(): void;
 }
@@ -101,6 +108,18 @@ export class InProcessCallRegistry implements CallRegistry {
     if (this.byUser.get(call.callerId) === call) this.byUser.delete(call.callerId);
     if (this.byUser.get(call.calleeId) === call) this.byUser.delete(call.calleeId);
     return call;
+  }
+
+  hide(callId: string): LiveCall | undefined {
+    const call = this.byId.get(callId);
+    if (!call || call.state !== 'ringing') return undefined;
+    call.calleeHidden = true;
+    if (this.byUser.get(call.calleeId) === call) this.byUser.delete(call.calleeId);
+    return call;
+  }
+
+  all(): LiveCall[] {
+    return [...this.byId.values()];
   }
 
   clear(): void {

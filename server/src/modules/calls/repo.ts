@@ -5,24 +5,23 @@ import { sql } from '../../realtime/transaction';
 
 /**
  * What placing a call from the first user to the second depends on, in one read (point lookups only; no
- * row when the callee does not exist): a block each way (blocks' primary key), and whether they share
- * something: a direct chat with a message (direct_conversations exists only once one was sent), a group,
- * or a friendship. Parameters: see `pairParams`.
+ * row when the callee does not exist): a block each way (blocks' primary key), and whether the callee
+ * accepted contact: a friendship, or a direct chat in which the callee has written to the caller (their
+ * row's sent_count). A message from the caller alone, or a group anyone can put a stranger in, is not
+ * enough: either would let anyone ring a stranger's devices. Parameters: see `pairParams`.
  */
 export const pairSql = sql<{ caller_blocked: number; callee_blocked: number; shares: number }>(
   `SELECT
      EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?) AS caller_blocked,
      EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?) AS callee_blocked,
-     (EXISTS (SELECT 1 FROM direct_conversations WHERE user_id = ? AND peer_id = ?)
-      OR EXISTS (SELECT 1 FROM group_members m JOIN group_members o ON o.group_id = m.group_id AND o.user_id = ?
-                  WHERE m.user_id = ?)
+     (EXISTS (SELECT 1 FROM direct_conversations WHERE user_id = ? AND peer_id = ? AND sent_count > 0)
       OR EXISTS (SELECT 1 FROM friendships WHERE user_a = ? AND user_b = ?)) AS shares
      FROM users WHERE id = ?`,
 );
 
 export function pairParams(callerId: string, calleeId: string): string[] {
   const [a, b] = callerId < calleeId ? [callerId, calleeId] : [calleeId, callerId];
-  return [callerId, calleeId, calleeId, callerId, callerId, calleeId, calleeId, callerId, a, b, calleeId];
+  return [callerId, calleeId, calleeId, callerId, calleeId, callerId, a, b, calleeId];
 }
 
 export const insertLogSql = sql(

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
-import { callLogsQuerySchema } from '@campus/protocol';
+import { CALL_MSG, callLogsQuerySchema } from '@campus/protocol';
 import type { AppDeps } from '../../deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
+import { RateLimiter } from '../../lib/rate-limit';
 import { readQuery } from '../../lib/http/request';
 import { callLogsPage } from './history';
 import { rtcConfigFor } from './turn';
@@ -18,12 +19,18 @@ export function callLogRoutes(deps: AppDeps) {
   );
 }
 
+/** ICE configurations a user may fetch an hour: one per call and a few retries, not a relay to hand out. */
+export const RTC_CONFIG_RATE = { limit: 60, windowMs: 60 * 60_000 };
+
 /**
  * `GET /api/rtc/config`: the ICE servers for the signed-in user's calls. Open to every account: answering
- * a call needs them too, and a limited account may answer.
+ * a call needs them too, and a limited account may answer. Limited per user: its TURN credentials open a
+ * relay (README: the coturn settings that keep that relay off private addresses).
  */
 export function rtcRoutes(deps: AppDeps) {
+  const fetches = new RateLimiter(RTC_CONFIG_RATE, deps.now);
   return new Hono<AuthEnv>().use(requireUser(deps)).get('/config', (c) => {
+    fetches.consume(c.get('user').id, CALL_MSG.rateLimited);
     // Credentials: never kept by a cache.
     c.header('Cache-Control', 'no-store');
     return c.json(rtcConfigFor(deps.config, c.get('user').id, deps.now()));

@@ -131,7 +131,9 @@ export class CallSignalling {
 
     const hidden = verdict === 'hidden';
     const startedAt = this.deps.now();
-    if (!hidden && this.calls.callOf(calleeId)) {
+    // A callee who blocked the caller is answered for exactly as any other: busy when in a call, ringing
+    // when online (their presence is hidden from the caller anyway), then no answer.
+    if (this.calls.callOf(calleeId)) {
       session.send(ended(callId, 'busy', CALL_MSG.busy));
       return this.log({
         callerId,
@@ -140,10 +142,11 @@ export class CallSignalling {
         startedAt,
         status: 'missed',
         duration: 0,
-        calleeHidden: false,
+        calleeHidden: hidden,
       });
     }
-    const rang = !hidden && this.deps.realtime.isOnline(calleeId);
+    const online = this.deps.realtime.isOnline(calleeId);
+    const rang = !hidden && online;
     const call: LiveCall = {
       id: callId,
       callerId,
@@ -158,9 +161,9 @@ export class CallSignalling {
     };
     if (!this.calls.add(call)) return refuse(CALL_MSG.alreadyInCall);
     this.timer(`ring:${callId}`, this.timings.ringTimeoutMs, () => this.ringTimeout(callId));
-    if (!rang) return;
-    this.deps.realtime.sendToUsers([calleeId], { type: 'call:offer', callId, from, callType, signal });
-    session.send({ type: 'call:ringing', callId });
+    if (rang)
+      this.deps.realtime.sendToUsers([calleeId], { type: 'call:offer', callId, from, callType, signal });
+    if (online) session.send({ type: 'call:ringing', callId });
   }
 
   /** The first answer from any of the callee's devices takes the call; a later one is told it is over. */
@@ -251,18 +254,21 @@ export class CallSignalling {
     const call = this.calls.callOf(blockerId) ?? this.calls.callOf(blockedId);
     if (!call) return;
     const pair = new Set([call.callerId, call.calleeId]);
-    if (!pair.has(blockerId) || !pair.has(blockedId) || !this.finish(call)) return;
+    if (!pair.has(blockerId) || !pair.has(blockedId)) return;
+    if (call.state === 'ringing' && call.callerId === blockedId) {
+      // The blocker's devices stop ringing; to the caller the call rings on unanswered until its timeout,
+      // as any unanswered call does (ending it now would tell them of the block).
+      const wasHidden = call.calleeHidden;
+      this.calls.hide(call.id);
+      if (!wasHidden) this.toCallee(call, 'rejected_elsewhere');
+      return;
+    }
+    if (!this.finish(call)) return;
     if (call.state === 'active') {
       call.caller?.send(ended(call.id, 'ended', CALL_MSG.ended));
       call.callee?.send(ended(call.id, 'ended', CALL_MSG.ended));
       const duration = secondsBetween(call.answeredAt, this.deps.now());
       return this.log(this.outcome(call, 'completed', duration));
-    }
-    if (call.callerId === blockedId) {
-      // The blocker's devices stop ringing; the caller is told no one answered.
-      call.caller?.send(ended(call.id, 'no_answer', CALL_MSG.noAnswer));
-      if (!call.calleeHidden) this.toCallee(call, 'rejected_elsewhere');
-      return this.log(this.outcome(call, 'no_answer', 0));
     }
     // The blocker was calling: as their own cancel.
     call.caller?.send(ended(call.id, 'ended', CALL_MSG.ended));
@@ -275,6 +281,14 @@ export class CallSignalling {
     this.closing = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    // Calls cut by the stop still belong in both histories: an answered one for as long as it lasted.
+    const now = this.deps.now();
+    for (const call of this.calls.all()) {
+      if (!this.calls.finish(call.id)) continue;
+      const answered = call.state === 'active';
+      const status = answered ? 'completed' : call.rang ? 'missed' : 'cancelled';
+      this.log(this.outcome(call, status, answered ? secondsBetween(call.answeredAt, now) : 0));
+    }
     this.calls.clear();
     await Promise.allSettled([...this.logging]);
   }

@@ -15,11 +15,10 @@ import { fullAccessOnly } from '../../lib/auth/access';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
 import { readId, readQuery } from '../../lib/http/request';
-import { RateLimiter } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
 import { toUserRef } from '../users';
 import { blockUser, unblockUser } from './blocks';
-import { consumeBlockRate, FRIEND_REQUEST_RATE } from './limits';
+import { consumeBlockRate, consumeFriendRequestRate } from './limits';
 import { blocksPageSql, friendsPageSql, incomingRequestsSql } from './repo';
 import { decideFriendRequest, sendFriendRequest, toFriendRequest, unfriend } from './requests';
 
@@ -48,7 +47,6 @@ async function userPage<Row extends { id: string }>(
 export function friendRoutes(deps: AppDeps) {
   const auth = requireUser(deps);
   const participates = fullAccessOnly(deps.config.verificationPolicy);
-  const sends = new RateLimiter(FRIEND_REQUEST_RATE, deps.now);
   const requestNotFound = () => new HttpError(404, FRIEND_SERVER_MSG.requestNotFound);
   const userNotFound = () => new HttpError(404, FRIEND_SERVER_MSG.userNotFound);
   const commit = deps.transactor.commit.bind(deps.transactor);
@@ -62,7 +60,7 @@ export function friendRoutes(deps: AppDeps) {
     .post('/users/friends/requests', auth, participates, async (c) => {
       const userId = c.get('user').id;
       const { to } = await readBody(c, sendFriendRequestBodySchema);
-      sends.consume(userId, FRIEND_SERVER_MSG.tooMany);
+      consumeFriendRequestRate(deps, userId);
       return c.json(await commit((tx) => sendFriendRequest(tx, deps, userId, to)));
     })
     .get('/users/friends/requests', auth, async (c) => {

@@ -97,8 +97,9 @@ export function profileRoutes(deps: AppDeps) {
       const update = await readBody(c, profileUpdateSchema);
       // Each college typed in by hand lands in the admins' list of manual colleges: a few a day per student.
       if (update.college && manualCollegeOf(update.college)) manualColleges.consume(userId);
-      // No `user_updated`: none of the editable fields (course, bio, year, college) is on the public card;
-      // `me_updated` carries the save to the user's other devices, in the same commit.
+      // No `user_updated`: none of the editable fields (course, bio, year, college, and focused talk's
+      // interests, skill level and branch) is on the public card; `me_updated` carries the save to the user's
+      // other devices, in the same commit (and random talk's cache of online profiles hears it there).
       return c.json(
         await deps.transactor.commit(async (tx) =>
           emitMeUpdated(tx, await updateProfile(tx, userId, update), policy),

@@ -10,7 +10,16 @@ import type { Tx } from '../../realtime/transaction';
 import { HttpError } from '../../lib/http-error';
 import { addManualCollege, findCollegeById } from '../colleges';
 import type { UserRow } from '../users';
-import { setBio, setCollege, setCourse, setYear, userById } from './repo';
+import {
+  setBio,
+  setBranch,
+  setCollege,
+  setCourse,
+  setInterests,
+  setSkillLevel,
+  setYear,
+  userById,
+} from './repo';
 
 /**
  * The college to store for what the profile sent:
@@ -58,6 +67,10 @@ export async function updateProfile(tx: Tx, userId: string, update: ProfileUpdat
     const college = update.college === null ? null : await resolveCollege(tx, update.college);
     await tx.run(setCollege, college === null ? null : JSON.stringify(college), userId);
   }
+  // Focused talk's fields (issue 13): already options of their lists (the schema checked them).
+  if (update.interests !== undefined) await tx.run(setInterests, JSON.stringify(update.interests), userId);
+  if (update.skillLevel !== undefined) await tx.run(setSkillLevel, update.skillLevel, userId);
+  if (update.branch !== undefined) await tx.run(setBranch, update.branch, userId);
   const row = await tx.first(userById, userId);
   if (!row) throw new HttpError(401, SERVER_MSG.unauthorized);
   return row;

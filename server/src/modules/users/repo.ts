@@ -53,6 +53,9 @@ export async function insertUser(db: DB, user: NewUser, now: number): Promise<Us
     academic_domain: user.academicDomain ?? null,
     current_document_id: null,
     rejection_reason: null,
+    interests: '[]',
+    skill_level: null,
+    branch: null,
   };
   await db.insertInto('users').values(row).execute();
   return row;

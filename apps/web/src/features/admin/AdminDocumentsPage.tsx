@@ -3,6 +3,7 @@ import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { ADMIN_TABS, type AdminTab } from './admin-api';
 import { AdminTabs, tabId } from './AdminTabs';
 import { ManualCollegesLink } from './colleges/ManualCollegesLink';
+import { ReportsLink } from './reports/ReportsLink';
 import { DocumentReviewItem } from './DocumentReviewItem';
 import { useAdminDocuments } from './useAdminDocuments';
 import './admin.css';
@@ -41,6 +42,7 @@ export function AdminDocumentsPage() {
         </h1>
         <p className="page__lead">Check each student ID against the profile, then verify or reject it.</p>
         <ManualCollegesLink />
+        <ReportsLink />
       </header>
       <AdminTabs
         tab={tab}

@@ -11,6 +11,7 @@ export function CallDialog({
   role = 'dialog',
   testId,
   onEscape,
+  focusTitle = false,
   children,
 }: {
   title: ReactNode;
@@ -18,6 +19,11 @@ export function CallDialog({
   role?: 'dialog' | 'alertdialog';
   testId: string;
   onEscape(): void;
+  /**
+   * Focus starts on the title instead of the first control: for a prompt that appears unasked (an incoming
+   * call), where an Enter meant for the composer must not press a button.
+   */
+  focusTitle?: boolean;
   children: ReactNode;
 }) {
   const titleId = useId();
@@ -36,7 +42,11 @@ export function CallDialog({
         tabIndex={-1}
         data-testid={testId}
       >
-        <h2 className="call-modal__title" id={titleId}>
+        <h2
+          className="call-modal__title"
+          id={titleId}
+          {...(focusTitle ? { tabIndex: -1, 'data-autofocus': true } : {})}
+        >
           {title}
         </h2>
         {children}

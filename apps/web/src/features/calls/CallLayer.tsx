@@ -16,6 +16,7 @@ import { CallContext, type CallApi } from './call-context';
 import { CallController } from './call-controller';
 import { CallDepsContext } from './call-deps';
 import { IncomingCallPrompt } from './IncomingCallPrompt';
+import { OngoingCallBar } from './OngoingCallBar';
 import { OutgoingCallOverlay } from './OutgoingCallOverlay';
 import { loadRtcConfig } from './rtc-config';
 import './calls.css';
@@ -51,6 +52,7 @@ export function CallLayer({ children }: { children: ReactNode }) {
   );
 
   useEffect(() => client.onCallFrame(controller.receive), [client, controller]);
+  useEffect(() => client.onMessageError(controller.refused), [client, controller]);
   useEffect(
     () => client.subscribe(() => controller.connectionChanged(client.getState().status)),
     [client, controller],
@@ -82,6 +84,7 @@ export function CallLayer({ children }: { children: ReactNode }) {
       {children}
       <OutgoingCallOverlay />
       <IncomingCallPrompt />
+      <OngoingCallBar />
     </CallContext>
   );
 }

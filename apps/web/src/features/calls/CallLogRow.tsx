@@ -1,6 +1,8 @@
-import { CALL_MSG, type CallLog } from '@campus/protocol';
+import { useState } from 'react';
+import { CALL_MSG, REPORT_MSG, type CallLog } from '@campus/protocol';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
+import { ReportUserDialog } from '../safety/ReportUserDialog';
 import { useCall } from './call-context';
 import { formatDuration, personName } from './call-state';
 
@@ -14,9 +16,10 @@ const when = (iso: string) => {
     : date.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
 };
 
-/** One call: the other person, which way and what kind, when, Missed or how long, and call back. */
+/** One call: the other person, which way and what kind, when, Missed or how long, call back, and report. */
 export function CallLogRow({ log, selfId }: { log: CallLog; selfId: string }) {
   const { startCall, state } = useCall();
+  const [reporting, setReporting] = useState(false);
   const outgoing = log.caller.id === selfId;
   const other = outgoing ? log.callee : log.caller;
   const missed = MISSED.includes(log.status);
@@ -55,6 +58,22 @@ export function CallLogRow({ log, selfId }: { log: CallLog; selfId: string }) {
       >
         <Icon name={kind === 'video' ? 'video' : 'phone'} />
       </button>
+      <button
+        type="button"
+        className="icon-button call-log__report"
+        aria-label={`${REPORT_MSG.report} ${name}`}
+        aria-haspopup="dialog"
+        onClick={() => setReporting(true)}
+      >
+        <Icon name="flag" size={18} />
+      </button>
+      {reporting ? (
+        <ReportUserDialog
+          name={name}
+          context={{ kind: 'call', callLogId: log.id, userId: other.id }}
+          onClose={() => setReporting(false)}
+        />
+      ) : null}
     </li>
   );
 }

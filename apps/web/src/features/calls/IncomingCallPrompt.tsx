@@ -20,6 +20,7 @@ export function IncomingCallPrompt() {
       title={personName(caller)}
       describedBy={kindId}
       onEscape={reject}
+      focusTitle
     >
       <div className="call-modal__body">
         <span className="call-modal__avatar call-modal__avatar--pulse">
@@ -40,13 +41,7 @@ export function IncomingCallPrompt() {
           <Icon name="phoneOff" size={18} />
           <span>Reject</span>
         </button>
-        <button
-          type="button"
-          className="button call-accept"
-          onClick={accept}
-          disabled={accepting}
-          data-autofocus
-        >
+        <button type="button" className="button call-accept" onClick={accept} disabled={accepting}>
           <Icon name={state.callType === 'video' ? 'video' : 'phone'} size={18} />
           <span>Accept</span>
         </button>

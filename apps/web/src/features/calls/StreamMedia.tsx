@@ -8,6 +8,7 @@ export function StreamMedia({
   className,
   testId,
   label,
+  blurred,
 }: {
   stream: MediaStream | null;
   kind: 'video' | 'audio';
@@ -15,6 +16,8 @@ export function StreamMedia({
   className?: string;
   testId: string;
   label?: string;
+  /** Shown blurred (random video until both reveal): the attribute the stylesheet and tests read. */
+  blurred?: boolean;
 }) {
   const ref = useRef<HTMLVideoElement & HTMLAudioElement>(null);
   useEffect(() => {
@@ -37,6 +40,7 @@ export function StreamMedia({
       muted={muted}
       data-testid={testId}
       aria-label={label}
+      data-blurred={blurred === undefined ? undefined : String(blurred)}
     />
   );
 }

@@ -6,12 +6,13 @@ import {
   type CallServerFrame,
   type CallType,
   type IncomingCallFrame,
+  type MessageErrorFrame,
   type UserRef,
 } from '@campus/protocol';
 import type { ConnectionStatus } from '@campus/sync';
 import { leaveFrame, type CallControllerDeps, type Outcome, type Session } from './call-session';
 import { endText, IDLE, personName, type CallState } from './call-state';
-import { openLocalMedia, stopStream } from './media';
+import { MediaNoLongerWanted, openLocalMedia, stopStream } from './media';
 import type { CallPeer, PeerEvents, PeerRtcConfig } from './peer';
 
 /**
@@ -51,10 +52,26 @@ export class CallController {
     this.session = s;
     this.set({ ...IDLE, phase: 'outgoing', outgoing: true, callee: user, callType, callId: s.callId });
     if (this.deps.connectionStatus() !== 'online') return this.finish(s, { error: CALL_MSG.notConnected });
+    // The server ends an unanswered call; should its call:end never come (a refused frame, a lost socket),
+    // the caller stops waiting too.
+    s.ringTimer = setTimeout(
+      () => this.finish(s, { error: CALL_MSG.noAnswer, frame: leaveFrame(s, 'ended') }),
+      CALL.ringTimeoutMs + CALL.reconnectGraceMs,
+    );
     if (!(await this.openMedia(s))) return;
     const rtc = await this.rtcConfig(s);
     if (rtc) await this.openPeer(s, { initiator: true, rtc });
   }
+
+  /**
+   * A call frame this device sent was refused before it reached the call logic (the engine's frame budget,
+   * a bad frame, a server fault): a call still being placed stops with the reason, rather than ringing on.
+   */
+  refused = (frame: MessageErrorFrame): void => {
+    const s = this.session;
+    if (!s || s.role !== 'caller' || s.answered || !frame.context.startsWith('call:')) return;
+    this.finish(s, { error: frame.error });
+  };
 
   async accept(): Promise<void> {
     const s = this.session;
@@ -109,6 +126,7 @@ export class CallController {
       case 'call:answer':
         if (s.role !== 'caller' || s.answered) return;
         s.answered = true;
+        clearTimeout(s.ringTimer);
         this.set({ phase: 'active', outgoing: false, inCall: true, callAccepted: true });
         s.peer?.signal(frame.signal);
         return;
@@ -196,7 +214,12 @@ export class CallController {
   /** Media first (spec section 5); a refusal shows its message and cancels the call. */
   private async openMedia(s: Session): Promise<boolean> {
     try {
-      const stream = await openLocalMedia(this.deps.platform, this.deps.getUserMedia, s.callType);
+      const stream = await openLocalMedia(
+        this.deps.platform,
+        this.deps.getUserMedia,
+        s.callType,
+        () => this.session === s,
+      );
       if (this.session !== s) {
         stopStream(stream);
         return false;
@@ -205,7 +228,8 @@ export class CallController {
       this.set({ localStream: stream, isMuted: false, isCameraOff: false });
       return true;
     } catch (error) {
-      this.fail(s, error instanceof Error ? error.message : CALL_MSG.failed);
+      if (!(error instanceof MediaNoLongerWanted))
+        this.fail(s, error instanceof Error ? error.message : CALL_MSG.failed);
       return false;
     }
   }

@@ -9,21 +9,31 @@ export const browserGetUserMedia: GetUserMedia = (constraints) => {
   return media.getUserMedia(constraints);
 };
 
+/** The call was given up while a permission was being asked: nothing more is opened. */
+export class MediaNoLongerWanted extends Error {}
+
 /**
  * The spec's media rule: the microphone for every call, the camera too for video, asked through the
- * Platform (the desktop app asks the OS), then opened. Rejects with the text to show.
+ * Platform (the desktop app asks the OS), then opened. Rejects with the text to show. `stillWanted` is
+ * asked between the steps: a call cancelled during the microphone prompt does not go on to the camera.
  */
 export async function openLocalMedia(
   platform: Platform,
   getUserMedia: GetUserMedia,
   callType: CallType,
+  stillWanted: () => boolean = () => true,
 ): Promise<MediaStream> {
+  const check = () => {
+    if (!stillWanted()) throw new MediaNoLongerWanted();
+  };
   if (!(await platform.requestMediaPermission('microphone').catch(() => false))) {
     throw new Error(CALL_MSG.microphoneRequired);
   }
+  check();
   if (callType === 'video' && !(await platform.requestMediaPermission('camera').catch(() => false))) {
     throw new Error(CALL_MSG.cameraRequired);
   }
+  check();
   try {
     return await getUserMedia({ audio: true, video: callType === 'video' });
   } catch (error) {

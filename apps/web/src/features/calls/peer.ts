@@ -28,6 +28,11 @@ export interface PeerEvents {
 
 export interface CallPeer {
   signal(description: SessionDescription): void;
+  /**
+   * Swaps what one sent track carries, without renegotiation (random video: the blurred picture, then the
+   * camera once both revealed). `stream` is the stream the peer was built with.
+   */
+  replaceTrack(oldTrack: MediaStreamTrack, newTrack: MediaStreamTrack, stream: MediaStream): void;
   destroy(): void;
 }
 
@@ -61,6 +66,13 @@ export const createSimplePeer: PeerFactory = async ({ initiator, stream, rtc }, 
     signal(description) {
       try {
         peer.signal(description);
+      } catch (error) {
+        events.onError(error instanceof Error ? error : new Error(String(error)));
+      }
+    },
+    replaceTrack(oldTrack, newTrack, sent) {
+      try {
+        peer.replaceTrack(oldTrack, newTrack, sent);
       } catch (error) {
         events.onError(error instanceof Error ? error : new Error(String(error)));
       }

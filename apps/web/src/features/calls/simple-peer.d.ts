@@ -13,6 +13,7 @@ declare module '@thaunknown/simple-peer' {
   export default class SimplePeer {
     constructor(options?: SimplePeerOptions);
     signal(data: SimplePeerSignal): void;
+    replaceTrack(oldTrack: MediaStreamTrack, newTrack: MediaStreamTrack, stream: MediaStream): void;
     destroy(error?: Error): void;
     on(event: 'signal', listener: (data: SimplePeerSignal) => void): this;
     on(event: 'stream', listener: (stream: MediaStream) => void): this;

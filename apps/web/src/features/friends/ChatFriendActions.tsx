@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { FRIEND_MSG, type UserRef } from '@campus/protocol';
+import { FRIEND_MSG, REPORT_MSG, type UserRef } from '@campus/protocol';
 import { writeBlockUser, writeUnblockUser } from '@campus/sync';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { failureText } from '../../lib/api';
 import { useApi } from '../../lib/ApiContext';
 import { useLiveRows } from '../../lib/useLiveRows';
+import { ReportUserDialog } from '../safety/ReportUserDialog';
 import { useSync } from '../sync/sync-context';
 import { fullName } from './friend-list';
 import { sendFriendRequest } from './friend-request-api';
@@ -13,7 +14,7 @@ import './friends.css';
 
 type Sent = 'idle' | 'sending' | 'sent';
 
-/** A direct chat header's Add Friend (or 'Friends') and its menu with Block / Unblock. */
+/** A direct chat header's Add Friend (or 'Friends') and its menu with Report and Block / Unblock. */
 export function ChatFriendActions({ partner }: { partner: UserRef }) {
   const api = useApi();
   const client = useSync();
@@ -26,7 +27,7 @@ export function ChatFriendActions({ partner }: { partner: UserRef }) {
   );
   const [sent, setSent] = useState<Sent>('idle');
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
-  const [menu, setMenu] = useState<'closed' | 'open' | 'confirmBlock'>('closed');
+  const [menu, setMenu] = useState<'closed' | 'open' | 'confirmBlock' | 'report'>('closed');
 
   const add = async () => {
     setSent('sending');
@@ -89,6 +90,9 @@ export function ChatFriendActions({ partner }: { partner: UserRef }) {
       {menu === 'open' ? (
         <Dialog title={name} onClose={() => setMenu('closed')} size="narrow">
           <div className="friend-actions">
+            <button type="button" className="button button--secondary" onClick={() => setMenu('report')}>
+              {REPORT_MSG.report}
+            </button>
             {state.blocked ? (
               <button type="button" className="button button--secondary" onClick={() => void unblock()}>
                 Unblock
@@ -100,6 +104,13 @@ export function ChatFriendActions({ partner }: { partner: UserRef }) {
             )}
           </div>
         </Dialog>
+      ) : null}
+      {menu === 'report' ? (
+        <ReportUserDialog
+          name={name}
+          context={{ kind: 'chat', userId: partner.id }}
+          onClose={() => setMenu('closed')}
+        />
       ) : null}
       {menu === 'confirmBlock' ? (
         <Dialog

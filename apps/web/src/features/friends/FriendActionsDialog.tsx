@@ -1,18 +1,20 @@
 import { useState } from 'react';
-import type { UserRef } from '@campus/protocol';
+import { REPORT_MSG, type UserRef } from '@campus/protocol';
 import { Dialog } from '../../components/Dialog';
 import { failureText } from '../../lib/api';
 import { useApi } from '../../lib/ApiContext';
 import { writeBlockUser } from '@campus/sync';
+import { ReportUserDialog } from '../safety/ReportUserDialog';
 import { useSync } from '../sync/sync-context';
 import { fullName } from './friend-list';
 import { unfriend } from './friends-api';
 
-type Step = 'choose' | 'unfriend' | 'block';
+type Step = 'choose' | 'unfriend' | 'block' | 'report';
 
 /**
- * The row's menu as a dialog: choose Unfriend or Block, then confirm, since both remove the friend at once.
- * Block goes through the outbox (works offline); Unfriend is a REST call, so its failure is shown here.
+ * The row's menu as a dialog: choose Unfriend or Block, then confirm, since both remove the friend at once;
+ * or Report, whose dialog blocks too unless unticked. Block goes through the outbox (works offline);
+ * Unfriend and Report are REST calls, so their failures are shown in their dialogs.
  */
 export function FriendActionsDialog({ friend, onClose }: { friend: UserRef; onClose(): void }) {
   const api = useApi();
@@ -39,10 +41,16 @@ export function FriendActionsDialog({ friend, onClose }: { friend: UserRef; onCl
     }
   };
 
+  if (step === 'report')
+    return <ReportUserDialog name={name} context={{ kind: 'friend', userId: friend.id }} onClose={onClose} />;
+
   if (step === 'choose') {
     return (
       <Dialog title={name} onClose={onClose} size="narrow">
         <div className="friend-actions">
+          <button type="button" className="button button--secondary" onClick={() => setStep('report')}>
+            {REPORT_MSG.report}
+          </button>
           <button type="button" className="button button--secondary" onClick={() => setStep('unfriend')}>
             Unfriend
           </button>

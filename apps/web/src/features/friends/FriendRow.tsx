@@ -5,7 +5,7 @@ import { Icon } from '../../components/Icon';
 import { CallButtons } from '../calls/CallButtons';
 import { fullName } from './friend-list';
 
-/** One friend: avatar with its online dot, name, open chat, audio and video call, and the menu (Unfriend, Block). */
+/** One friend: avatar with its online dot, name, open chat, audio and video call, and the menu (Report, Unfriend, Block). */
 export function FriendRow({
   friend,
   online,

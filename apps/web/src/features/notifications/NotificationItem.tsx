@@ -7,6 +7,7 @@ const ICONS: Record<NotificationType, IconName> = {
   friend_request: 'users',
   document_verified: 'shield',
   document_rejected: 'shield',
+  moderation_notice: 'shield',
 };
 
 interface NotificationItemProps {

@@ -1,6 +1,7 @@
 import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { PROFILE, type User } from '@campus/protocol';
 import { CollegePicker } from './college-picker/CollegePicker';
+import { FocusedProfileFields } from './FocusedProfileFields';
 import { PictureField } from './PictureField';
 import { draftOf, draftProblem, type DraftField, type ProfileDraft } from './profile-body';
 import type { PictureDraft } from './picture';
@@ -13,7 +14,7 @@ interface Props {
   onCancel(): void;
 }
 
-/** Edit mode: picture, education details and bio; Save Changes sends them, Cancel discards them. */
+/** Edit mode: picture, education details, interests and skills, and bio; Save Changes sends them, Cancel discards them. */
 export function ProfileEditor({ user, onSaved, onCancel }: Props) {
   const titleId = useId();
   const courseId = useId();
@@ -124,6 +125,8 @@ export function ProfileEditor({ user, onSaved, onCancel }: Props) {
           </div>
         </div>
       </section>
+
+      <FocusedProfileFields draft={draft} edit={edit} error={fieldError('interests')} />
 
       <section className="profile-section" aria-labelledby={aboutId}>
         <h3 className="profile-section__title" id={aboutId}>

@@ -2,20 +2,27 @@ import {
   COLLEGE_MSG,
   PROFILE,
   PROFILE_MSG,
+  type Branch,
   type CollegeOption,
+  type Interest,
   type ProfileCollege,
+  type SkillLevel,
   type User,
 } from '@campus/protocol';
 
 /** A college chosen in the picker: an option of a list (or the e-mail suggestion), or a typed name. */
 export type CollegeChoice = { kind: 'option'; option: CollegeOption } | { kind: 'manual'; name: string };
 
-/** What the edit form holds, as typed. `college` null: left as it is. */
+/** What the edit form holds, as typed. `college` null: left as it is. '' for no skill level or branch. */
 export interface ProfileDraft {
   course: string;
   year: string;
   bio: string;
   college: CollegeChoice | null;
+  /** Focused talk matches on these (issue 13). */
+  interests: Interest[];
+  skillLevel: SkillLevel | '';
+  branch: Branch | '';
 }
 
 export function draftOf(user: User): ProfileDraft {
@@ -24,6 +31,9 @@ export function draftOf(user: User): ProfileDraft {
     year: user.year === null ? '' : String(user.year),
     bio: user.bio ?? '',
     college: null,
+    interests: user.interests ?? [],
+    skillLevel: user.skillLevel ?? '',
+    branch: user.branch ?? '',
   };
 }
 
@@ -62,7 +72,7 @@ export function collegeBody(choice: CollegeChoice): ProfileCollege {
   };
 }
 
-export type DraftField = 'year' | 'college' | 'course' | 'bio';
+export type DraftField = 'year' | 'college' | 'course' | 'bio' | 'interests';
 
 /** The first problem of a draft, checked before sending (the server checks again). */
 export function draftProblem(draft: ProfileDraft): { field: DraftField; message: string } | null {
@@ -82,6 +92,8 @@ export function draftProblem(draft: ProfileDraft): { field: DraftField; message:
     return { field: 'course', message: PROFILE_MSG.courseTooLong };
   if (draft.bio.trim().length > PROFILE.maxBioLength)
     return { field: 'bio', message: PROFILE_MSG.bioTooLong };
+  if (draft.interests.length > PROFILE.maxInterests)
+    return { field: 'interests', message: PROFILE_MSG.interestsTooMany };
   return null;
 }
 
@@ -89,7 +101,8 @@ export function draftProblem(draft: ProfileDraft): { field: DraftField; message:
  * The body of `PUT /api/users/profile` (section 7): the edited profile without the fields above and without
  * null fields. An emptied course, bio or year is sent as '' so that it clears (a null would be left out and
  * so kept). The college goes only when a new one was chosen: an omitted field is kept, and sending the
- * stored one back would make the server look it up again for nothing.
+ * stored one back would make the server look it up again for nothing. Interests, skill level and branch go
+ * only when changed ('' clears a skill level or branch, [] the interests).
  */
 export function profileBody(user: User, draft: ProfileDraft): Record<string, unknown> {
   const year = draft.year.trim();
@@ -101,6 +114,15 @@ export function profileBody(user: User, draft: ProfileDraft): Record<string, unk
   };
   delete edited.college;
   if (draft.college) edited.college = collegeBody(draft.college);
+  delete edited.interests;
+  delete edited.skillLevel;
+  delete edited.branch;
+  const interests = user.interests ?? [];
+  const sameInterests =
+    interests.length === draft.interests.length && draft.interests.every((i) => interests.includes(i));
+  if (!sameInterests) edited.interests = draft.interests;
+  if (draft.skillLevel !== (user.skillLevel ?? '')) edited.skillLevel = draft.skillLevel;
+  if (draft.branch !== (user.branch ?? '')) edited.branch = draft.branch;
   return Object.fromEntries(
     Object.entries(edited).filter(
       ([key, value]) => value !== null && value !== undefined && !NOT_SENT.has(key),

@@ -16,6 +16,8 @@ import * as m0014 from './0014_documents';
 import * as m0015 from './0015_friends';
 import * as m0016 from './0016_calls';
 import * as m0017 from './0017_held_friend_requests';
+import * as m0018 from './0018_reports';
+import * as m0019 from './0019_focused_profile';
 
 interface MigrationModule {
   up: Migration['up'];
@@ -52,6 +54,8 @@ const modules: Record<string, MigrationModule> = {
   '0015_friends': m0015,
   '0016_calls': m0016,
   '0017_held_friend_requests': m0017,
+  '0018_reports': m0018,
+  '0019_focused_profile': m0019,
 };
 
 export const migrations: Record<string, Migration> = Object.fromEntries(

@@ -1,0 +1,359 @@
+import {
+  RANDOM,
+  hasAnyFilter,
+  type FocusedFilters,
+  type MessageErrorFrame,
+  type RandomClientFrame,
+  type RandomEndReason,
+  type RandomKind,
+  type RandomServerFrame,
+} from '@campus/protocol';
+import type { ConnectionStatus, RandomSignalsApi } from '@campus/sync';
+import { RandomActions, type ActionInput } from './random-actions';
+import {
+  connectedPatch,
+  initialState,
+  postPatch,
+  RANDOM_TEXT,
+  type RandomState,
+  type RoomEnd,
+} from './random-state';
+import { RoomMedia, type RoomMediaDeps } from './room-media';
+
+export interface RandomControllerDeps extends RoomMediaDeps {
+  signals: RandomSignalsApi;
+  connectionStatus(): ConnectionStatus;
+  now(): number;
+}
+
+/**
+ * One random (or focused) talk screen's logic, apart from React: the queue, the room, its text or media,
+ * the reveal and the post-room actions. Every way out of a room goes through `toPost` or `teardown`, which
+ * close the media (every local track stopped).
+ */
+export class RandomController {
+  private state: RandomState;
+  private readonly listeners = new Set<() => void>();
+  private media: RoomMedia | null = null;
+  private findingTimer: ReturnType<typeof setTimeout> | undefined;
+  private status: ConnectionStatus;
+  /** Left behind by a dropped connection: the server hears of it once the connection is back. */
+  private lostRoom: string | null = null;
+  private lostQueue = false;
+  private lineId = 0;
+  readonly actions: RandomActions;
+
+  constructor(
+    private readonly deps: RandomControllerDeps,
+    kind: RandomKind,
+    filters: FocusedFilters | null,
+  ) {
+    this.state = initialState(kind, filters && hasAnyFilter(filters) ? filters : null);
+    this.status = deps.connectionStatus();
+    this.actions = new RandomActions(
+      (frame) => this.send(frame),
+      (actionResult) => this.set({ actionResult }),
+    );
+  }
+
+  getState = (): RandomState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  /** Start (or Start New from the post screen): media first for calls, then the queue. */
+  async start(): Promise<void> {
+    const { phase, kind, filters } = this.state;
+    if (phase === 'starting' || phase === 'finding' || phase === 'connected') return;
+    this.set({ ...this.idle(), phase: 'starting' });
+    if (this.deps.connectionStatus() !== 'online') return this.failStart(RANDOM_TEXT.offline, null);
+    if (kind !== 'chat') {
+      const media = this.newMedia(kind);
+      try {
+        const localStream = await media.open();
+        if (this.media !== media || this.state.phase !== 'starting') return media.close();
+        this.set({ localStream });
+      } catch (error) {
+        if (this.media !== media) return;
+        return this.failStart(error instanceof Error ? error.message : RANDOM_TEXT.offline, 'media');
+      }
+    }
+    const withFilters = filters ? { filters } : {};
+    const frame: RandomClientFrame =
+      kind === 'chat'
+        ? { type: 'join-random', ...withFilters }
+        : { type: 'find-partner', kind, ...withFilters };
+    if (!this.send(frame)) return this.failStart(RANDOM_TEXT.offline, null);
+    this.set({ phase: 'finding', findingSince: this.deps.now() });
+    this.armFindingTimer();
+  }
+
+  /** Past the countdown: stay in the queue. */
+  keepWaiting(): void {
+    if (this.state.phase === 'finding') this.set({ noOneFound: false, keptWaiting: true });
+  }
+
+  /** Stop waiting (Cancel). */
+  cancel(): void {
+    if (!this.waiting()) return;
+    this.send({ type: 'leave-random-queue' });
+    this.stopWaiting({});
+  }
+
+  /** End, End Call, End Chat: the room ends for both. */
+  end(): void {
+    const { phase, roomId, kind } = this.state;
+    if (phase !== 'connected' || !roomId) return;
+    this.send(kind === 'chat' ? { type: 'leave-random-room', roomId } : { type: 'end-call', roomId });
+    this.toPost('you_left');
+  }
+
+  /** Start New Call / Chat: back to idle, timers and flags reset. */
+  reset(): void {
+    if (this.state.phase !== 'post' && this.state.phase !== 'idle') return;
+    this.teardown();
+    this.set(this.idle());
+  }
+
+  /** Leaving the screen or closing the tab: the server hears it now, while the socket is still up. */
+  leave(): void {
+    const { phase, roomId } = this.state;
+    if (phase === 'finding' || phase === 'starting') this.send({ type: 'leave-random-queue' });
+    if (phase === 'connected' && roomId) this.send({ type: 'leave-random-room', roomId });
+    this.teardown();
+    if (phase !== 'idle' && phase !== 'post') this.set(this.idle());
+  }
+
+  /** Unmounting (React may mount the same controller again in development: nothing here is final). */
+  dispose(): void {
+    this.leave();
+    this.actions.dispose();
+  }
+
+  /** Random chat: ignored when the trimmed text is empty or there is no room (spec section 5). */
+  sendMessage(text: string): boolean {
+    const trimmed = text.trim();
+    const { phase, roomId } = this.state;
+    if (!trimmed || phase !== 'connected' || !roomId) return false;
+    if (!this.send({ type: 'chat-message', roomId, text: trimmed })) return false;
+    this.addLine(true, trimmed, new Date(this.deps.now()).toISOString());
+    return true;
+  }
+
+  setTyping(typing: boolean): void {
+    const { phase, roomId } = this.state;
+    if (phase === 'connected' && roomId) this.send({ type: 'random-typing', roomId, typing });
+  }
+
+  toggleMute(): void {
+    const isMuted = !this.state.isMuted;
+    this.media?.setMuted(isMuted);
+    this.set({ isMuted });
+  }
+
+  /** Reveal (true) or take it back (false): taking it back blurs again at once, for both. */
+  setReveal(reveal: boolean): void {
+    const { phase, roomId, kind } = this.state;
+    if (phase !== 'connected' || !roomId || kind !== 'video') return;
+    if (!this.send({ type: 'random-reveal', roomId, reveal })) return;
+    const both = reveal ? this.state.reveal.both : false;
+    if (!reveal) this.media?.setRevealed(false);
+    this.set({ reveal: { ...this.state.reveal, mine: reveal, both } });
+  }
+
+  /** Add Friend, Block or Report the partner of this (or the last) room; resolves with the server's text. */
+  act(input: ActionInput): Promise<string> {
+    return this.actions.act(this.state.roomId, input);
+  }
+
+  /** Every random-talk frame the server sends this device. */
+  receive = (frame: RandomServerFrame): void => {
+    switch (frame.type) {
+      case 'random-queue':
+        if (this.waiting() && frame.kind === this.state.kind) {
+          this.set({ phase: 'finding', widened: frame.widened });
+        }
+        return;
+      case 'partner-found':
+      case 'random-matched':
+        return this.matched(frame);
+      case 'random-action-result':
+        return this.actions.result(frame);
+      case 'random-refused':
+        if (this.waiting()) this.stopWaiting({ error: frame.error, errorCode: frame.code });
+        return;
+      case 'call-ended':
+      case 'random-chat-ended':
+        return this.ended(frame.roomId, frame.reason);
+      case 'chat-message':
+      case 'random-typing':
+      case 'incoming-call':
+      case 'call-accepted':
+      case 'random-reveal':
+        return this.inRoom(frame);
+    }
+  };
+
+  /**
+   * A random frame refused before it reached random talk (the access policy, a frame budget, a bad frame):
+   * a search being started stops with the reason; an action waiting for its answer gets it.
+   */
+  refused = (frame: MessageErrorFrame): void => {
+    if (frame.context === 'random-action') return this.actions.refused(frame.error);
+    const queueing = frame.context === 'find-partner' || frame.context === 'join-random';
+    if (queueing && this.waiting()) this.stopWaiting({ error: frame.error });
+  };
+
+  /** A dropped connection ends the room here (the server ends it for the partner) or stops the search. */
+  connectionChanged(status: ConnectionStatus): void {
+    const was = this.status;
+    this.status = status;
+    if (status === was) return;
+    if (status === 'online') {
+      if (this.lostRoom) this.send({ type: 'leave-random-room', roomId: this.lostRoom });
+      if (this.lostQueue) this.send({ type: 'leave-random-queue' });
+      this.lostRoom = null;
+      this.lostQueue = false;
+      return;
+    }
+    if (was !== 'online') return;
+    const { phase, roomId } = this.state;
+    if (phase === 'connected' && roomId) {
+      this.lostRoom = roomId;
+      this.toPost('connection');
+    } else if (this.waiting()) {
+      this.lostQueue = true;
+      this.stopWaiting({ error: RANDOM_TEXT.queueLost });
+    }
+  }
+
+  private waiting(): boolean {
+    return this.state.phase === 'finding' || this.state.phase === 'starting';
+  }
+
+  private idle(): RandomState {
+    return initialState(this.state.kind, this.state.filters);
+  }
+
+  private matched(frame: Extract<RandomServerFrame, { type: 'partner-found' | 'random-matched' }>): void {
+    const kind = frame.type === 'random-matched' ? 'chat' : frame.kind;
+    if (kind !== this.state.kind) return;
+    if (this.waiting()) return this.connect(frame);
+    // Not wanted any more (cancelled meanwhile): the partner must not wait for nobody.
+    if (frame.roomId !== this.state.roomId) this.send({ type: 'leave-random-room', roomId: frame.roomId });
+  }
+
+  private ended(roomId: string, reason: RandomEndReason): void {
+    if (roomId === this.state.roomId && this.state.phase === 'connected') return this.toPost(reason);
+    // A wait ended by the server (another device took over, a restriction).
+    if (this.waiting() && (reason === 'other_device' || reason === 'restricted')) {
+      this.stopWaiting({ ended: reason });
+    }
+  }
+
+  /** What the partner says within the room: text, typing, the WebRTC descriptions, the reveal. */
+  private inRoom(
+    frame: Extract<
+      RandomServerFrame,
+      { type: 'chat-message' | 'random-typing' | 'incoming-call' | 'call-accepted' | 'random-reveal' }
+    >,
+  ): void {
+    const s = this.state;
+    if (frame.roomId !== s.roomId || s.phase !== 'connected') return;
+    switch (frame.type) {
+      case 'chat-message':
+        return this.addLine(false, frame.text, frame.timestamp);
+      case 'random-typing':
+        return this.set({ partnerTyping: frame.typing });
+      case 'incoming-call':
+      case 'call-accepted':
+        return this.media?.receiveSignal(frame.signal);
+      case 'random-reveal': {
+        const both = frame.both && s.reveal.mine;
+        this.media?.setRevealed(both);
+        return this.set({ reveal: { mine: s.reveal.mine, partner: frame.partner, both } });
+      }
+    }
+  }
+
+  private connect(frame: Extract<RandomServerFrame, { type: 'partner-found' | 'random-matched' }>): void {
+    clearTimeout(this.findingTimer);
+    this.set(connectedPatch(frame, this.deps.now()));
+    if (frame.type !== 'partner-found' || !this.media) return;
+    this.media.connect(frame.isInitiator).catch((error: unknown) => {
+      // Logged only (spec section 8); the room stays until either side ends it.
+      console.warn('[random] could not connect the media', error);
+    });
+  }
+
+  private newMedia(kind: 'audio' | 'video'): RoomMedia {
+    this.media?.close();
+    const media = new RoomMedia(this.deps, kind, {
+      onSignal: (signal) => {
+        const roomId = this.state.roomId;
+        if (this.media !== media || !roomId) return;
+        this.send(
+          signal.type === 'offer'
+            ? { type: 'call-user', roomId, signalData: signal }
+            : { type: 'answer-call', roomId, signal },
+        );
+      },
+      onRemoteStream: (remoteStream) => {
+        if (this.media === media) this.set({ remoteStream });
+      },
+      onConnected: () => {
+        if (this.media === media) this.set({ mediaConnected: true });
+      },
+    });
+    this.media = media;
+    return media;
+  }
+
+  private armFindingTimer(): void {
+    clearTimeout(this.findingTimer);
+    this.findingTimer = setTimeout(() => {
+      if (this.state.phase === 'finding' && !this.state.keptWaiting) this.set({ noOneFound: true });
+    }, RANDOM.findingSeconds * 1000);
+  }
+
+  private failStart(error: string, errorCode: RandomState['errorCode']): void {
+    this.stopWaiting({ error, errorCode });
+  }
+
+  /** Back to idle from the queue (or its start), saying why. */
+  private stopWaiting(patch: Partial<RandomState>): void {
+    this.teardown();
+    this.set({ ...this.idle(), ...patch });
+  }
+
+  private toPost(reason: RoomEnd): void {
+    this.teardown();
+    this.set(postPatch(reason));
+  }
+
+  /** Timers off, media closed (every local track stopped). */
+  private teardown(): void {
+    clearTimeout(this.findingTimer);
+    this.media?.close();
+    this.media = null;
+  }
+
+  private addLine(mine: boolean, text: string, timestamp: string): void {
+    this.lineId += 1;
+    const line = { id: this.lineId, mine, text, timestamp };
+    this.set({ messages: [...this.state.messages, line], partnerTyping: mine && this.state.partnerTyping });
+  }
+
+  private send(frame: RandomClientFrame): boolean {
+    return this.deps.signals.sendRandomFrame(frame);
+  }
+
+  private set(patch: Partial<RandomState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of [...this.listeners]) listener();
+  }
+}

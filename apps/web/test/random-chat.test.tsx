@@ -1,0 +1,246 @@
+import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { RANDOM_MSG } from '@campus/protocol';
+import { BO, ROOM, randomWorld, renderRandom, serverSends, settle, type RandomWorld } from './random-kit';
+
+const input = () => screen.getByPlaceholderText(RANDOM_MSG.typeMessage) as HTMLTextAreaElement;
+const typed = (text: string) => fireEvent.change(input(), { target: { value: text } });
+const typing = (world: RandomWorld) => world.client.randomSent('random-typing').map((frame) => frame.typing);
+
+/** The chat screen, started, and matched with Bo in ROOM. */
+async function connectedChat(world = randomWorld()) {
+  renderRandom(world, ['/talk', '/random-chat']);
+  fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startChat }));
+  await screen.findByText(RANDOM_MSG.findingMatch);
+  serverSends(world, { type: 'random-matched', roomId: ROOM, partner: BO });
+  await screen.findByPlaceholderText(RANDOM_MSG.typeMessage);
+  return world;
+}
+
+describe('random text chat', () => {
+  it('goes idle → finding → connected → post, with the messages relayed both ways', async () => {
+    const world = randomWorld();
+    renderRandom(world, ['/talk', '/random-chat']);
+    expect(screen.getByText(RANDOM_MSG.chatIdle)).toBeTruthy();
+    expect(screen.getByText(RANDOM_MSG.chatIdleSub)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startChat }));
+    expect(await screen.findByText(RANDOM_MSG.findingMatch)).toBeTruthy();
+    expect(world.client.randomFrames).toEqual([{ type: 'join-random' }]);
+    expect(screen.getByRole('timer', { name: 'Finding countdown' }).textContent).toBe('60');
+    expect(screen.getByText(RANDOM_MSG.fallbackCollege)).toBeTruthy();
+    expect(screen.getByText(RANDOM_MSG.fallbackCourse)).toBeTruthy();
+
+    serverSends(world, {
+      type: 'random-queue',
+      kind: 'chat',
+      since: new Date().toISOString(),
+      binding: 0,
+      widened: false,
+    });
+    expect(screen.queryByText(RANDOM_MSG.widened)).toBeNull();
+    serverSends(world, { type: 'random-matched', roomId: ROOM, partner: BO });
+    expect(screen.getByTestId('random-partner-college').textContent).toBe('IIT Delhi');
+    expect(screen.getByTestId('random-partner-course').textContent).toBe('Electrical Engineering');
+    expect(screen.getByRole('timer', { name: 'Elapsed time' }).textContent).toBe('00:00');
+
+    const at = '2026-11-20T09:15:00.000Z';
+    serverSends(world, { type: 'random-typing', roomId: ROOM, typing: true });
+    expect(screen.getByText('typing…')).toBeTruthy();
+    serverSends(world, { type: 'chat-message', roomId: ROOM, text: 'hey from Delhi', timestamp: at });
+    const log = screen.getByRole('log', { name: 'Messages' });
+    const line = within(log).getByText('hey from Delhi').closest('li')!;
+    expect(line.querySelector('time')!.getAttribute('dateTime')).toBe(at);
+    expect(line.querySelector('time')!.textContent).toMatch(/\d{1,2}:\d{2}/);
+    expect(screen.queryByText('typing…')).toBeNull();
+    // Another room's frames are not this one's.
+    serverSends(world, { type: 'chat-message', roomId: 'other', text: 'stray', timestamp: at });
+    expect(screen.queryByText('stray')).toBeNull();
+
+    typed('hi Bo');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(world.client.randomSent('chat-message')).toEqual([
+      { type: 'chat-message', roomId: ROOM, text: 'hi Bo' },
+    ]);
+    expect(within(log).getByText('hi Bo')).toBeTruthy();
+    expect(input().value).toBe('');
+
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.endChat }));
+    expect(world.client.randomSent('leave-random-room')).toEqual([
+      { type: 'leave-random-room', roomId: ROOM },
+    ]);
+    expect(screen.getByText(RANDOM_MSG.niceChat)).toBeTruthy();
+    for (const name of [RANDOM_MSG.startNewChat, 'Add Friend', 'Report', 'Block', RANDOM_MSG.backToHome]) {
+      expect(screen.getByRole('button', { name })).toBeTruthy();
+    }
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startNewChat }));
+    expect(screen.getByRole('button', { name: RANDOM_MSG.startChat })).toBeTruthy();
+  });
+
+  it('Enter sends, Shift+Enter does not; an empty message is not sent', async () => {
+    const world = await connectedChat();
+    typed('line one');
+    fireEvent.keyDown(input(), { key: 'Enter', shiftKey: true });
+    expect(world.client.randomSent('chat-message')).toEqual([]);
+    typed('   ');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(world.client.randomSent('chat-message')).toEqual([]);
+    typed('line one\nline two');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(world.client.randomSent('chat-message')).toEqual([
+      { type: 'chat-message', roomId: ROOM, text: 'line one\nline two' },
+    ]);
+  });
+
+  it('sends typing once when text appears, and stop-typing 1.2 s after the last key, on emptying and after send', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const world = await connectedChat();
+    typed('h');
+    typed('he');
+    typed('hey');
+    expect(typing(world)).toEqual([true]);
+    await settle(1000);
+    typed('hey!');
+    await settle(1199);
+    expect(typing(world)).toEqual([true]);
+    await settle(1);
+    expect(typing(world)).toEqual([true, false]);
+
+    typed('again');
+    expect(typing(world)).toEqual([true, false, true]);
+    typed('');
+    expect(typing(world)).toEqual([true, false, true, false]);
+
+    typed('send me');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(typing(world)).toEqual([true, false, true, false, true, false]);
+    await settle(2000);
+    expect(typing(world)).toHaveLength(6);
+    expect(world.client.randomSent('random-typing').every((f) => f.roomId === ROOM)).toBe(true);
+  });
+
+  it('the partner leaving ends the chat: post screen with the reason', async () => {
+    const world = await connectedChat();
+    serverSends(world, { type: 'random-chat-ended', roomId: ROOM, reason: 'left' });
+    expect(screen.getByText(RANDOM_MSG.niceChat)).toBeTruthy();
+    expect(screen.getByText(RANDOM_MSG.partnerLeft)).toBeTruthy();
+    expect(world.client.randomSent('leave-random-room')).toEqual([]);
+  });
+
+  it("after 60 s says 'No one is free right now.': Keep waiting stays queued, Cancel leaves", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const world = randomWorld();
+    renderRandom(world, ['/random-chat']);
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startChat }));
+    await settle(59_000);
+    expect(screen.getByRole('timer', { name: 'Finding countdown' }).textContent).toBe('1');
+    expect(screen.queryByText(RANDOM_MSG.noOneFound)).toBeNull();
+    await settle(1000);
+    expect(screen.getByText(RANDOM_MSG.noOneFound)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.keepWaiting }));
+    expect(screen.queryByText(RANDOM_MSG.noOneFound)).toBeNull();
+    expect(screen.getByText(RANDOM_MSG.findingMatch)).toBeTruthy();
+    expect(world.client.randomSent('leave-random-queue')).toEqual([]);
+    await settle(120_000);
+    expect(screen.queryByText(RANDOM_MSG.noOneFound)).toBeNull();
+    // Still queued: a partner found now still connects.
+    serverSends(world, {
+      type: 'random-queue',
+      kind: 'chat',
+      since: new Date().toISOString(),
+      binding: 0,
+      widened: true,
+    });
+    expect(screen.getByText(RANDOM_MSG.widened)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(world.client.randomSent('leave-random-queue')).toEqual([{ type: 'leave-random-queue' }]);
+    expect(screen.getByRole('button', { name: RANDOM_MSG.startChat })).toBeTruthy();
+  });
+
+  it('leaving the screen leaves the room; a dropped connection ends it here and tells the server once back', async () => {
+    const world = await connectedChat();
+    act(() => world.client.setState({ status: 'offline' }));
+    expect(screen.getByText(RANDOM_MSG.niceChat)).toBeTruthy();
+    expect(screen.getByTestId('random-ended').textContent).toMatch(/lost the connection/);
+    expect(world.client.randomSent('leave-random-room')).toEqual([]);
+    act(() => world.client.setState({ status: 'online' }));
+    expect(world.client.randomSent('leave-random-room')).toEqual([
+      { type: 'leave-random-room', roomId: ROOM },
+    ]);
+
+    const second = await connectedChat(randomWorld());
+    act(() => {
+      window.dispatchEvent(new Event('pagehide'));
+    });
+    expect(second.client.randomSent('leave-random-room')).toEqual([
+      { type: 'leave-random-room', roomId: ROOM },
+    ]);
+  });
+
+  it('unmounting while waiting leaves the queue', async () => {
+    const world = randomWorld();
+    const view = renderRandom(world, ['/random-chat']);
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startChat }));
+    await screen.findByText(RANDOM_MSG.findingMatch);
+    view.unmount();
+    expect(world.client.randomSent('leave-random-queue')).toEqual([{ type: 'leave-random-queue' }]);
+  });
+
+  it('Block and Report go over /ws with the room, and show the server’s answer', async () => {
+    const world = await connectedChat();
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.endChat }));
+    fireEvent.click(screen.getByRole('button', { name: /Block/ }));
+    expect(world.client.randomSent('random-action')).toEqual([
+      { type: 'random-action', roomId: ROOM, action: 'block', block: true },
+    ]);
+    serverSends(world, {
+      type: 'random-action-result',
+      roomId: ROOM,
+      action: 'block',
+      ok: true,
+      message: 'Blocked. You will not be matched again.',
+    });
+    expect(screen.getByTestId('random-action-result').textContent).toBe(
+      'Blocked. You will not be matched again.',
+    );
+
+    fireEvent.click(screen.getByRole('button', { name: /Report/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Report Bo' });
+    fireEvent.click(within(dialog).getByLabelText('Spam or scam'));
+    fireEvent.change(within(dialog).getByLabelText(/Anything else/), { target: { value: ' sent links ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Submit report' }));
+    expect(world.client.randomSent('random-action').at(-1)).toEqual({
+      type: 'random-action',
+      roomId: ROOM,
+      action: 'report',
+      reason: 'spam',
+      note: 'sent links',
+      block: true,
+    });
+    serverSends(world, {
+      type: 'random-action-result',
+      roomId: ROOM,
+      action: 'report',
+      ok: true,
+      message: 'Thanks, we will look into it.',
+    });
+    expect(await within(dialog).findByText(/Report sent/)).toBeTruthy();
+  });
+
+  it('a refusal from the server shows its reason with the way to upload the ID', async () => {
+    const world = randomWorld();
+    renderRandom(world, ['/random-chat']);
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startChat }));
+    serverSends(world, {
+      type: 'random-refused',
+      code: 'verification',
+      error: RANDOM_MSG.verificationRequired,
+    });
+    const error = screen.getByTestId('random-error');
+    expect(error.textContent).toContain(RANDOM_MSG.verificationRequired);
+    expect(within(error).getByRole('link', { name: 'Upload your student ID' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: RANDOM_MSG.startChat })).toBeTruthy();
+  });
+});

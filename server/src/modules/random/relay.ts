@@ -1,0 +1,56 @@
+import type { RandomServerFrame } from '@campus/protocol';
+import type { RandomSessionFrame, Session } from '../../realtime/registry';
+import { keepMessage, type Room, type RoomSide } from './rooms';
+
+/** A student's place in a live room, as a frame of theirs found it. */
+export interface Seat {
+  readonly room: Room<Session>;
+  readonly me: RoomSide<Session>;
+  readonly other: RoomSide<Session>;
+}
+
+/** Sends to the connection holding a side (or, while it is down, to every live connection of the student). */
+export type Deliver = (side: RoomSide<Session>, frame: RandomServerFrame) => void;
+
+type FrameOf<T extends RandomSessionFrame['type']> = Extract<RandomSessionFrame, { type: T }>;
+
+/**
+ * What happens within a room: text, typing and the call's two descriptions go to the partner only, never
+ * beyond the room; reveal goes to both. A frame that does not fit the room's kind (text in a call, an offer
+ * from the answering side) is dropped without an answer.
+ */
+
+/** Text rooms: to the partner with the server's time, kept (the last few) for a report. */
+export function relayText(seat: Seat, frame: FrameOf<'chat-message'>, deliver: Deliver, at: string): void {
+  const { room, me, other } = seat;
+  if (room.kind !== 'chat' || frame.text.trim() === '') return;
+  keepMessage(room, { fromUserId: me.userId, text: frame.text, at });
+  deliver(other, { type: 'chat-message', roomId: room.id, text: frame.text, timestamp: at });
+}
+
+export function relayTyping(seat: Seat, frame: FrameOf<'random-typing'>, deliver: Deliver): void {
+  if (seat.room.kind !== 'chat') return;
+  deliver(seat.other, { type: 'random-typing', roomId: seat.room.id, typing: frame.typing });
+}
+
+/** The initiator's whole offer, to the other side. */
+export function relayOffer(seat: Seat, frame: FrameOf<'call-user'>, deliver: Deliver): void {
+  if (seat.room.kind === 'chat' || !seat.me.initiator) return;
+  deliver(seat.other, { type: 'incoming-call', roomId: seat.room.id, signal: frame.signalData });
+}
+
+/** The other side's whole answer, to the initiator. */
+export function relayAnswer(seat: Seat, frame: FrameOf<'answer-call'>, deliver: Deliver): void {
+  if (seat.room.kind === 'chat' || seat.me.initiator) return;
+  deliver(seat.other, { type: 'call-accepted', roomId: seat.room.id, signal: frame.signal });
+}
+
+/** Video rooms: each side's consent to be seen; both hear the state on every change. */
+export function relayReveal(seat: Seat, frame: FrameOf<'random-reveal'>, deliver: Deliver): void {
+  const { room, me, other } = seat;
+  if (room.kind !== 'video' || me.revealed === frame.reveal) return;
+  me.revealed = frame.reveal;
+  const both = me.revealed && other.revealed;
+  deliver(me, { type: 'random-reveal', roomId: room.id, partner: other.revealed, both });
+  deliver(other, { type: 'random-reveal', roomId: room.id, partner: me.revealed, both });
+}

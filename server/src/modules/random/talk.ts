@@ -1,0 +1,320 @@
+import { randomUUID } from 'node:crypto';
+import {
+  EMPTY_FILTERS,
+  RANDOM_MSG,
+  SERVER_MSG,
+  randomRestrictionMessage,
+  type FocusedFilters,
+  type RandomActionFrame,
+  type RandomEndReason,
+  type RandomKind,
+  type RandomServerFrame,
+  type User,
+} from '@campus/protocol';
+import type { AppDeps } from '../../deps';
+import { RateLimiter } from '../../lib/rate-limit';
+import { Refusal } from '../../lib/refusal';
+import type { FrameHandlers, ParticipationCheck, RandomSessionFrame, Session } from '../../realtime/registry';
+import { runAction } from './actions';
+import { blockedOf, readStudent } from './load';
+import { OnlineProfiles } from './online';
+import type { Match, Seeker } from './matchmaker';
+import {
+  relayAnswer,
+  relayOffer,
+  relayReveal,
+  relayText,
+  relayTyping,
+  type Deliver,
+  type Seat,
+} from './relay';
+import { matchFrame, roomFor } from './opening';
+import type { Room, RoomSide } from './rooms';
+import { randomStateOf, type RandomState, type Waiter } from './state';
+import { Timers } from './timers';
+
+export interface RandomTimings {
+  /** Audio and video rooms end for both after this long (RANDOM.roomLimitSeconds). */
+  roomLimitMs: number;
+  /** A room's student whose connection closed has this long to be back on any connection. */
+  reconnectGraceMs: number;
+}
+
+/** Queue joins per user and minute: far above anyone pressing Start, low enough to stop a script. */
+export const RANDOM_JOIN_RATE = { limit: 60, windowMs: 60_000 };
+/** How often waits widen and retry (focused talk widens every RANDOM.widenEveryMs). */
+const TICK_MS = 1000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function ended(kind: RandomKind, roomId: string, reason: RandomEndReason): RandomServerFrame {
+  return kind === 'chat'
+    ? { type: 'random-chat-ended', roomId, reason }
+    : { type: 'call-ended', roomId, reason };
+}
+
+/**
+ * Random and focused talk over `/ws` (issue 13): queues students who may take part (verified, profile
+ * complete, not restricted), matches them (matchmaker.ts), opens a room named by an opaque id with each
+ * side's public card (never a user id), relays within the room only, and ends it on a leave, the time limit
+ * of calls, a block or report, a move to another device, or a connection gone past its grace. Nothing is
+ * stored but what Add Friend, Block and Report write through their own modules.
+ *
+ * A student is in at most one wait or room across all their devices: queueing again ends the old one (the
+ * device that held it hears `other_device`; the partner `left`). Room frames are accepted from any live
+ * connection of the side's student, which then holds the side (coming back after a reconnect). An ending
+ * sent to a wait names the wait's ticket where a room's would name the room.
+ */
+export class RandomTalk {
+  private readonly timers: Timers;
+  private ticker: NodeJS.Timeout | undefined;
+  private readonly joins: RateLimiter;
+  private readonly online: OnlineProfiles;
+  private closing = false;
+
+  private readonly deliver: Deliver = (side, frame) => {
+    if (side.holder) side.holder.send(frame);
+    else this.deps.realtime.sendToUsers([side.userId], frame);
+  };
+
+  readonly frames: FrameHandlers<RandomSessionFrame> = {
+    'find-partner': (s, f) => this.queue(s, f.kind, f.filters),
+    'join-random': (s, f) => this.queue(s, 'chat', f.filters),
+    'leave-random-queue': (s) => this.leaveQueue(s),
+    'leave-random-room': (s, f) => this.leaveRoom(s, f.roomId),
+    'end-call': (s, f) => this.leaveRoom(s, f.roomId),
+    'chat-message': (s, f) =>
+      this.inRoom(s, f.roomId, (seat) => relayText(seat, f, this.deliver, iso(this.deps.now()))),
+    'random-typing': (s, f) => this.inRoom(s, f.roomId, (seat) => relayTyping(seat, f, this.deliver)),
+    'call-user': (s, f) => this.inRoom(s, f.roomId, (seat) => relayOffer(seat, f, this.deliver)),
+    'answer-call': (s, f) => this.inRoom(s, f.roomId, (seat) => relayAnswer(seat, f, this.deliver)),
+    'random-reveal': (s, f) => this.inRoom(s, f.roomId, (seat) => relayReveal(seat, f, this.deliver)),
+    'random-action': (s, f) => this.action(s, f),
+  };
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly participation: ParticipationCheck,
+    private readonly timings: RandomTimings,
+    private readonly state: RandomState = randomStateOf(deps),
+  ) {
+    this.joins = new RateLimiter(RANDOM_JOIN_RATE, deps.now);
+    this.online = new OnlineProfiles(deps, state.students);
+    this.timers = new Timers((err) => deps.log.error({ err }, 'random timer failed'));
+  }
+
+  // ---- queueing
+
+  private async queue(session: Session, kind: RandomKind, filters: FocusedFilters = EMPTY_FILTERS) {
+    if (this.closing) return;
+    const { userId } = session;
+    const refuse = (code: Extract<RandomServerFrame, { type: 'random-refused' }>['code'], error: string) =>
+      session.send({ type: 'random-refused', code, error });
+    if (this.joins.hit(userId) > 0) return refuse('rateLimited', SERVER_MSG.tooManyRequests);
+    let read;
+    try {
+      read = await this.deps.transactor.read(async (tx) => {
+        // Random talk takes part (the access policy), read fresh: an admin's decision counts at once.
+        await this.participation(tx, userId);
+        const found = await readStudent(tx, userId, this.deps.config.verificationPolicy);
+        return found && { ...found, blocked: await blockedOf(tx, userId) };
+      });
+    } catch (err) {
+      if (err instanceof Refusal) return refuse('verification', RANDOM_MSG.verificationRequired);
+      throw err;
+    }
+    // Awaited: the socket may have closed, or the server begun to stop.
+    if (this.closing || session.closed) return;
+    if (!read) return refuse('unavailable', RANDOM_MSG.unavailable);
+    const { student, restriction, blocked } = read;
+    this.online.read(student);
+    if (!student.complete) return refuse('profile', RANDOM_MSG.profileIncomplete);
+    if (restriction) return refuse('restricted', randomRestrictionMessage(restriction));
+    this.moveOn(session);
+    const { seeker, match } = this.state.queues.join({
+      userId,
+      ticket: randomUUID(),
+      kind,
+      filters,
+      profile: student.profile,
+      blocked,
+      holder: { session, card: student.card },
+    });
+    this.waitFrame(seeker, false);
+    if (match) this.open(match);
+    this.startTicking();
+  }
+
+  /** The student starts again from `session`: a room of theirs ends, a wait on another connection too. */
+  private moveOn(session: Session): void {
+    const { userId } = session;
+    const room = this.state.rooms.roomOf(userId);
+    // The connection that moved on knows it did; another one that held the side is told why it ended.
+    if (room)
+      this.end(room, (side) => {
+        if (side.userId !== userId) return 'left';
+        return side.holder && side.holder !== session ? 'other_device' : undefined;
+      });
+    const wait = this.state.queues.waiting(userId);
+    if (wait && wait.holder.session !== session)
+      wait.holder.session.send(ended(wait.kind, wait.ticket, 'other_device'));
+  }
+
+  private leaveQueue(session: Session): void {
+    // Only the connection that queued: a stale screen elsewhere must not cancel this device's wait.
+    if (this.state.queues.waiting(session.userId)?.holder.session === session)
+      this.state.queues.leave(session.userId);
+  }
+
+  private waitFrame(seeker: Seeker<Waiter>, widened: boolean): void {
+    const { kind, since, binding } = seeker;
+    seeker.holder.session.send({ type: 'random-queue', kind, since: iso(since), binding, widened });
+  }
+
+  private startTicking(): void {
+    if (this.ticker || this.closing) return;
+    this.ticker = setInterval(() => this.tick(), TICK_MS);
+    this.ticker.unref();
+  }
+
+  /** Widens waits and matches those whose chances changed; stops while nobody waits. */
+  private tick(): void {
+    if (this.state.queues.size() === 0) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+      return;
+    }
+    try {
+      const { matches, widened } = this.state.queues.tick();
+      for (const seeker of widened) this.waitFrame(seeker, true);
+      for (const match of matches) this.open(match);
+    } catch (err) {
+      this.deps.log.error({ err }, 'random matchmaking failed');
+    }
+  }
+
+  // ---- rooms
+
+  private open(match: Match<Waiter>): void {
+    const room = roomFor(match, randomUUID(), this.deps.now(), this.timings.roomLimitMs);
+    if (!this.state.rooms.add(room)) return this.deps.log.warn({ kind: room.kind }, 'random room not opened');
+    const [a, b] = room.sides;
+    this.deliver(a, matchFrame(room, a, b));
+    this.deliver(b, matchFrame(room, b, a));
+    if (room.endsAt !== undefined)
+      this.timers.set(`limit:${room.id}`, this.timings.roomLimitMs, () => {
+        const live = this.state.rooms.get(room.id);
+        if (live) this.end(live, () => 'time_limit');
+      });
+  }
+
+  /** The student's side of a live room, held from now on by `session` (it may be a new connection). */
+  private seat(session: Session, roomId: string): Seat | undefined {
+    const room = this.state.rooms.get(roomId);
+    const i = room ? room.sides.findIndex((s) => s.userId === session.userId) : -1;
+    if (!room || i < 0) return undefined;
+    const me = room.sides[i]!;
+    if (me.holder !== session) {
+      me.holder = session;
+      this.timers.clear(`grace:${room.id}:${me.userId}`);
+    }
+    return { room, me, other: room.sides[1 - i]! };
+  }
+
+  private inRoom(session: Session, roomId: string, fn: (seat: Seat) => void): void {
+    const seat = this.seat(session, roomId);
+    if (seat) fn(seat);
+  }
+
+  private leaveRoom(session: Session, roomId: string): void {
+    const seat = this.seat(session, roomId);
+    if (seat) this.end(seat.room, (side) => (side === seat.me ? 'you_left' : 'left'));
+  }
+
+  /** Ends the room once (false when another path ended it first), clears its timers, tells each side. */
+  private end(room: Room<Session>, reasonFor: (side: RoomSide<Session>) => RandomEndReason | undefined) {
+    if (!this.state.rooms.finish(room.id, this.deps.now())) return false;
+    this.timers.clear(`limit:${room.id}`);
+    for (const side of room.sides) this.timers.clear(`grace:${room.id}:${side.userId}`);
+    for (const side of room.sides) {
+      const reason = reasonFor(side);
+      if (reason) this.deliver(side, ended(room.kind, room.id, reason));
+    }
+    return true;
+  }
+
+  // ---- after (or during) a room
+
+  private async action(session: Session, frame: RandomActionFrame): Promise<void> {
+    const { roomId, action } = frame;
+    const answer = (ok: boolean, message: string) =>
+      session.send({ type: 'random-action-result', roomId, action, ok, message });
+    const room = this.state.rooms.recent(roomId, this.deps.now());
+    const i = room ? room.sides.findIndex((s) => s.userId === session.userId) : -1;
+    if (!room || i < 0) return answer(false, RANDOM_MSG.roomGone);
+    const me = room.sides[i]!;
+    const partner = room.sides[1 - i]!;
+    const outcome = await runAction(this.deps, this.participation, room, me.userId, partner.userId, frame);
+    if (outcome.separated) this.separated(me.userId, partner.userId);
+    // A report or block ends the room it was made in, if it is still going.
+    const live = outcome.ok && action !== 'add-friend' ? this.state.rooms.get(roomId) : undefined;
+    if (live) this.end(live, (side) => (side.userId === me.userId ? 'you_left' : 'left'));
+    if (!session.closed) answer(outcome.ok, outcome.message);
+  }
+
+  // ---- the engine's hooks
+
+  /** A block between the two committed: never matched, and a room between them ends (the blocker left it). */
+  separated(blockerId: string, blockedId: string): void {
+    this.state.queues.separate(blockerId, blockedId);
+    const room = this.state.rooms.roomOf(blockerId);
+    if (room?.sides.some((s) => s.userId === blockedId))
+      this.end(room, (side) => (side.userId === blockerId ? 'you_left' : 'left'));
+  }
+
+  /** A connection signed in: the student's profile joins the online cache (counts). */
+  connected(userId: string): void {
+    this.online.connected(userId);
+  }
+
+  /** The student's profile or status changed (`me_updated`). */
+  profileChanged(user: User): void {
+    this.online.changed(user);
+  }
+
+  /**
+   * A connection closed: its wait ends at once; a room side it held has the grace period to be back on any
+   * connection of the student, else the room ends as disconnected for the partner.
+   */
+  closed(session: Session): void {
+    const { userId } = session;
+    this.leaveQueue(session);
+    const online = this.deps.realtime.isOnline(userId);
+    const room = this.state.rooms.roomOf(userId);
+    const side = room?.sides.find((s) => s.userId === userId);
+    if (room && side) {
+      const key = `grace:${room.id}:${userId}`;
+      // The holder closed, or the last connection that could have taken the side over did.
+      if (side.holder === session || (side.holder === undefined && !online && !this.timers.has(key))) {
+        side.holder = undefined;
+        this.timers.set(key, this.timings.reconnectGraceMs, () => {
+          const live = this.state.rooms.get(room.id);
+          if (!live || side.holder || this.deps.realtime.isOnline(userId)) return;
+          this.end(live, (s) => (s.userId === userId ? undefined : 'disconnected'));
+        });
+      }
+    }
+    this.online.closed(userId);
+  }
+
+  /** The server is stopping: no timer outlives it, nobody waits, no room stays. */
+  close(): void {
+    this.closing = true;
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+    this.timers.clearAll();
+    this.state.queues.clear();
+    this.state.rooms.clear();
+    this.online.stop();
+  }
+}

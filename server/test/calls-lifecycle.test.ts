@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { CALL_MSG } from '@campus/protocol';
+import { RTC_CONFIG_RATE } from '../src/modules/calls/routes';
+import { answer, befriend, frameOf, offer, online, startCallServer } from './calls-helpers';
+
+/** A call's life at the edges: the server stopping mid-call, and the ICE configuration's own limit. */
+describe('calls at the edges', () => {
+  it('a call cut by the server stopping is logged, answered ones with their duration', async () => {
+    let now = Date.parse('2026-11-27T10:00:00.000Z');
+    const server = await startCallServer({ now: () => now });
+    const {
+      users: [ann, sam, kim, lee],
+      sockets: [annWs, samWs, kimWs],
+    } = await online(server, 'Ann', 'Sam', 'Kim', 'Lee');
+    await befriend(server, ann, sam);
+    await befriend(server, kim, lee);
+    const live = offer(annWs, sam);
+    await samWs.waitFor(frameOf('call:offer', live));
+    answer(samWs, live, ann);
+    await annWs.waitFor(frameOf('call:answer', live));
+    const ringing = offer(kimWs, lee);
+    await kimWs.waitFor(frameOf('call:ringing', ringing));
+    now += 95_000;
+
+    await server.stop();
+    const db = new Database(path.join(server.dataDir, 'campus-talk.sqlite'), { readonly: true });
+    try {
+      const rows = db
+        .prepare('SELECT caller_id, status, duration FROM call_logs ORDER BY caller_id')
+        .all() as { caller_id: string; status: string; duration: number }[];
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          { caller_id: ann.id, status: 'completed', duration: 95 },
+          { caller_id: kim.id, status: 'missed', duration: 0 },
+        ]),
+      );
+      expect(rows).toHaveLength(2);
+    } finally {
+      db.close();
+      fs.rmSync(server.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('hands out ICE configurations (TURN credentials) at most RTC_CONFIG_RATE.limit times an hour', async () => {
+    const server = await startCallServer();
+    try {
+      const {
+        users: [ann],
+      } = await online(server, 'Ann');
+      for (let i = 0; i < RTC_CONFIG_RATE.limit; i++)
+        expect((await server.get('/api/rtc/config', ann.token)).status).toBe(200);
+      const refused = await server.get('/api/rtc/config', ann.token);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: CALL_MSG.rateLimited });
+    } finally {
+      await server.close();
+    }
+  });
+});

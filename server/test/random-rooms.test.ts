@@ -1,0 +1,278 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WsClient } from './support/ws-client';
+import type { TestServer } from './support/test-server';
+import {
+  closeAll,
+  connect,
+  endOf,
+  GRACE_MS,
+  isMatch,
+  LIMIT_MS,
+  matched,
+  queue,
+  randomFrames,
+  sdp,
+  startRandomServer,
+  student,
+} from './random-helpers';
+
+/**
+ * Issue 13, random talk over real sockets: matching, the room's relay (to the partner only, never naming
+ * them), the server's time limit, leaving, and connections that drop.
+ */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startRandomServer();
+});
+afterEach(closeAll);
+afterAll(() => server.close());
+
+describe('random rooms', () => {
+  it('two students queue and match with each other’s card, one initiates; a third waits', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob', {
+      profile: { college: { id: 'c-iit', name: 'IIT Delhi', country: 'IN' }, course: 'ECE' },
+    });
+    const cat = await student(server, 'Cat');
+    queue(ann.ws, 'audio');
+    const waiting = await ann.ws.waitFor((f) => f.type === 'random-queue');
+    expect(waiting).toMatchObject({ kind: 'audio', binding: 0, widened: false });
+    expect(Math.abs(Date.parse(waiting.since as string) - Date.now())).toBeLessThan(5000);
+    queue(bob.ws, 'audio');
+    const [fa, fb] = [await ann.ws.waitFor(isMatch), await bob.ws.waitFor(isMatch)];
+    expect(fa).toMatchObject({
+      type: 'partner-found',
+      kind: 'audio',
+      isInitiator: true,
+      partner: { firstName: 'Bob', profilePictureUrl: null, college: 'IIT Delhi', course: 'ECE' },
+    });
+    expect(fb).toMatchObject({
+      type: 'partner-found',
+      roomId: fa.roomId,
+      isInitiator: false,
+      partner: {
+        firstName: 'Ann',
+        college: 'Massachusetts Institute of Technology',
+        course: 'Computer Science',
+      },
+    });
+    expect(fa.matched).toBeUndefined();
+    const endsAt = Date.parse(fa.endsAt as string);
+    expect(endsAt - Date.now()).toBeGreaterThan(0);
+    expect(endsAt - Date.now()).toBeLessThanOrEqual(LIMIT_MS);
+    // Cat waits: nobody is left for her.
+    queue(cat.ws, 'audio');
+    await cat.ws.waitFor((f) => f.type === 'random-queue');
+    await WsClient.settle(200);
+    expect(cat.ws.frames.some(isMatch)).toBe(false);
+  });
+
+  it('relays text and typing to the partner only, with the server’s time, and never names the partner', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const eve = await student(server, 'Eve');
+    const { roomId } = await matched(ann.ws, bob.ws, 'chat');
+    expect(ann.ws.frames.find(isMatch)).toMatchObject({
+      type: 'random-matched',
+      partner: { firstName: 'Bob' },
+    });
+    ann.ws.send({ type: 'random-typing', roomId, typing: true });
+    expect(await bob.ws.waitFor((f) => f.type === 'random-typing')).toEqual({
+      type: 'random-typing',
+      roomId,
+      typing: true,
+    });
+    ann.ws.send({ type: 'chat-message', roomId, text: 'hi from Ann' });
+    const got = await bob.ws.waitFor((f) => f.type === 'chat-message');
+    expect(got).toMatchObject({ type: 'chat-message', roomId, text: 'hi from Ann' });
+    expect(Math.abs(Date.parse(got.timestamp as string) - Date.now())).toBeLessThan(5000);
+    bob.ws.send({ type: 'chat-message', roomId, text: 'hello Ann' });
+    await ann.ws.waitFor((f) => f.type === 'chat-message');
+    // Blank text is ignored; an outsider naming the room reaches nobody.
+    ann.ws.send({ type: 'chat-message', roomId, text: '   ' });
+    eve.ws.send({ type: 'chat-message', roomId, text: 'let me in' });
+    eve.ws.send({ type: 'random-typing', roomId, typing: true });
+    await WsClient.settle(200);
+    expect(bob.ws.of('chat-message').map((f) => f.text)).toEqual(['hi from Ann']);
+    expect(ann.ws.of('chat-message').map((f) => f.text)).toEqual(['hello Ann']);
+    // The sender does not get its own message back.
+    expect(eve.ws.frames.filter((f) => f.roomId === roomId)).toEqual([]);
+    expect(JSON.stringify(randomFrames(ann.ws))).not.toContain(bob.user.id);
+    expect(JSON.stringify(randomFrames(bob.ws))).not.toContain(ann.user.id);
+  });
+
+  it('relays the call’s offer and answer within the room only, from the right side', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const eve = await student(server, 'Eve');
+    const { roomId, a, b } = await matched(ann.ws, bob.ws, 'video');
+    const [init, other] = a.isInitiator ? [ann, bob] : [bob, ann];
+    expect(b.isInitiator).toBe(!a.isInitiator);
+    // The answering side may not offer, nor the initiator answer; outsiders reach nobody.
+    other.ws.send({ type: 'call-user', roomId, signalData: sdp('offer') });
+    init.ws.send({ type: 'answer-call', roomId, signal: sdp('answer') });
+    eve.ws.send({ type: 'call-user', roomId, signalData: sdp('offer') });
+    init.ws.send({ type: 'call-user', roomId, signalData: sdp('offer') });
+    expect(await other.ws.waitFor((f) => f.type === 'incoming-call')).toEqual({
+      type: 'incoming-call',
+      roomId,
+      signal: sdp('offer'),
+    });
+    other.ws.send({ type: 'answer-call', roomId, signal: sdp('answer') });
+    expect(await init.ws.waitFor((f) => f.type === 'call-accepted')).toEqual({
+      type: 'call-accepted',
+      roomId,
+      signal: sdp('answer'),
+    });
+    await WsClient.settle(150);
+    expect(other.ws.of('incoming-call')).toHaveLength(1);
+    expect(init.ws.of('incoming-call')).toHaveLength(0);
+    expect(init.ws.of('call-accepted')).toHaveLength(1);
+    expect(other.ws.of('call-accepted')).toHaveLength(0);
+    expect(eve.ws.frames.filter((f) => f.roomId === roomId)).toEqual([]);
+  });
+
+  it('reveal: each side’s consent reaches both, and both unblur once both agreed', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const { roomId } = await matched(ann.ws, bob.ws, 'video');
+    ann.ws.send({ type: 'random-reveal', roomId, reveal: true });
+    expect(await bob.ws.waitFor((f) => f.type === 'random-reveal')).toEqual({
+      type: 'random-reveal',
+      roomId,
+      partner: true,
+      both: false,
+    });
+    expect(await ann.ws.waitFor((f) => f.type === 'random-reveal')).toMatchObject({
+      partner: false,
+      both: false,
+    });
+    bob.ws.send({ type: 'random-reveal', roomId, reveal: true });
+    await ann.ws.waitFor((f) => f.type === 'random-reveal' && f.both === true);
+    await bob.ws.waitFor((f) => f.type === 'random-reveal' && f.both === true);
+    expect(ann.ws.of('random-reveal').at(-1)).toMatchObject({ partner: true, both: true });
+    // Taking it back blurs both again.
+    bob.ws.send({ type: 'random-reveal', roomId, reveal: false });
+    const from = bob.ws.frames.length;
+    await ann.ws.waitFor((f) => f.type === 'random-reveal' && f.partner === false);
+    expect(await bob.ws.waitFor((f) => f.type === 'random-reveal', from)).toMatchObject({
+      partner: true,
+      both: false,
+    });
+  });
+
+  it('ends an audio or video room for both at the server’s time limit; a text room has none', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const { roomId } = await matched(ann.ws, bob.ws, 'video');
+    const started = Date.now();
+    for (const s of [ann, bob])
+      expect(await s.ws.waitFor(endOf(roomId), 0, LIMIT_MS * 5)).toEqual({
+        type: 'call-ended',
+        roomId,
+        reason: 'time_limit',
+      });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(LIMIT_MS - 100);
+    // Over: nothing is relayed any more.
+    ann.ws.send({ type: 'call-user', roomId, signalData: sdp('offer') });
+    const cat = await student(server, 'Cat');
+    const dan = await student(server, 'Dan');
+    const chat = await matched(cat.ws, dan.ws, 'chat');
+    await WsClient.settle(LIMIT_MS + 200);
+    expect(cat.ws.frames.some(endOf(chat.roomId))).toBe(false);
+    expect(bob.ws.of('incoming-call')).toEqual([]);
+  });
+
+  it('leaving ends the room: `left` to the partner, `you_left` to the leaver (end-call too)', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const chat = await matched(ann.ws, bob.ws, 'chat');
+    ann.ws.send({ type: 'leave-random-room', roomId: chat.roomId });
+    expect(await bob.ws.waitFor(endOf(chat.roomId))).toEqual({
+      type: 'random-chat-ended',
+      roomId: chat.roomId,
+      reason: 'left',
+    });
+    expect(await ann.ws.waitFor(endOf(chat.roomId))).toMatchObject({ reason: 'you_left' });
+    // A new pair (the same one is not matched again so soon).
+    const cat = await student(server, 'Cat');
+    const call = await matched(ann.ws, cat.ws, 'audio');
+    cat.ws.send({ type: 'end-call', roomId: call.roomId });
+    expect(await ann.ws.waitFor(endOf(call.roomId))).toEqual({
+      type: 'call-ended',
+      roomId: call.roomId,
+      reason: 'left',
+    });
+    expect(await cat.ws.waitFor(endOf(call.roomId))).toMatchObject({ reason: 'you_left' });
+  });
+
+  it('a waiting student whose connection closes leaves the queue at once; Cancel does too', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const cat = await student(server, 'Cat');
+    queue(ann.ws, 'chat');
+    await ann.ws.waitFor((f) => f.type === 'random-queue');
+    ann.ws.kill();
+    await ann.ws.waitClose();
+    await WsClient.settle(50);
+    queue(bob.ws, 'chat');
+    await bob.ws.waitFor((f) => f.type === 'random-queue');
+    bob.ws.send({ type: 'leave-random-queue' });
+    await WsClient.settle(100);
+    queue(cat.ws, 'chat');
+    await cat.ws.waitFor((f) => f.type === 'random-queue');
+    await WsClient.settle(200);
+    expect(bob.ws.frames.some(isMatch)).toBe(false);
+    expect(cat.ws.frames.some(isMatch)).toBe(false);
+    cat.ws.send({ type: 'leave-random-queue' });
+  });
+
+  it('a dropped connection: the partner hears `disconnected` after the grace unless the student is back', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    // Back within the grace on a new connection: the room goes on, and the new connection holds the side.
+    const first = await matched(ann.ws, bob.ws, 'chat');
+    bob.ws.kill();
+    await bob.ws.waitClose();
+    const bob2 = await connect(server, bob.user);
+    bob2.send({ type: 'random-typing', roomId: first.roomId, typing: false });
+    await WsClient.settle(GRACE_MS + 200);
+    expect(ann.ws.frames.some(endOf(first.roomId))).toBe(false);
+    ann.ws.send({ type: 'chat-message', roomId: first.roomId, text: 'still there?' });
+    expect(await bob2.waitFor((f) => f.type === 'chat-message')).toMatchObject({ text: 'still there?' });
+    // Gone past the grace: ended for the partner.
+    bob2.kill();
+    await bob2.waitClose();
+    const dropped = Date.now();
+    expect(await ann.ws.waitFor(endOf(first.roomId), 0, GRACE_MS * 5)).toEqual({
+      type: 'random-chat-ended',
+      roomId: first.roomId,
+      reason: 'disconnected',
+    });
+    expect(Date.now() - dropped).toBeGreaterThanOrEqual(GRACE_MS - 50);
+  });
+
+  it('starting again on another device moves the student: the old device hears `other_device`', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const cat = await student(server, 'Cat');
+    const { roomId } = await matched(ann.ws, bob.ws, 'audio');
+    const annPhone = await connect(server, ann.user);
+    queue(annPhone, 'chat');
+    expect(await ann.ws.waitFor(endOf(roomId))).toEqual({
+      type: 'call-ended',
+      roomId,
+      reason: 'other_device',
+    });
+    expect(await bob.ws.waitFor(endOf(roomId))).toMatchObject({ reason: 'left' });
+    await annPhone.waitFor((f) => f.type === 'random-queue');
+    // A wait moves the same way; then Cat meets Ann on the laptop, not on the phone.
+    queue(ann.ws, 'chat');
+    const moved = await annPhone.waitFor((f) => f.type === 'random-chat-ended');
+    expect(moved.reason).toBe('other_device');
+    queue(cat.ws, 'chat');
+    await ann.ws.waitFor(isMatch);
+    await WsClient.settle(100);
+    expect(annPhone.frames.some(isMatch)).toBe(false);
+  });
+});
