@@ -58,6 +58,11 @@ export interface Config {
    * any connection before the room ends as disconnected for the partner (RANDOM.reconnectGraceMs).
    */
   randomReconnectGraceMs: number;
+  /**
+   * Random talk's counts under this read 0, so a filter narrowed to one student does not tell whether they
+   * are online (3; no variable: tests lower it to check exact counting).
+   */
+  randomCountFloor: number;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -104,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.RANDOM_RECONNECT_GRACE_MS,
       RANDOM.reconnectGraceMs,
     ),
+    randomCountFloor: 3,
   };
 }
 

@@ -58,7 +58,11 @@ export function createFeatures(deps: AppDeps): Features {
     // A profile save or a verification decision: random talk's cache of online profiles follows.
     me_updated: {
       ...profileChangeHooks.me_updated,
-      reached: (_s, change) => random.profileChanged(change.user),
+      reached: (_s, change) => {
+        random.profileChanged(change.user);
+        // A rejected document closes random talk at once (after the commit's fan-out: it reads).
+        setImmediate(() => random.recheck(change.user.id));
+      },
     },
   } satisfies ChangeHooks;
   // A block ends a call between the two, whichever way it was made (REST or the outbox, online or not).
@@ -67,6 +71,8 @@ export function createFeatures(deps: AppDeps): Features {
     calls.separated(blocker, blocked);
     random.separated(blocker, blocked);
   });
+  // A moderator's decision or an automatic hold: a random-talk wait or room of the user ends with it.
+  const stopHearingAccess = deps.realtime.onAccessChanged((userId) => random.recheck(userId));
   const chat = chatSessionHooks(deps);
   const session: EngineSessionHooks = {
     ...chat,
@@ -87,6 +93,7 @@ export function createFeatures(deps: AppDeps): Features {
     session,
     async close() {
       stopHearingBlocks();
+      stopHearingAccess();
       random.close();
       await calls.close();
       deliveryReceiptsOf(deps).close();

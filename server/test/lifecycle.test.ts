@@ -69,6 +69,7 @@ describe('database lifecycle', () => {
       'notifications',
       'one_time_codes',
       'push_subscriptions',
+      'random_blocks',
       'reports',
       'sessions',
       'upload_intents',

@@ -17,7 +17,13 @@ export const GRACE_MS = 300;
 export function startRandomServer(options: Parameters<typeof startTestServer>[0] = {}) {
   return startTestServer({
     ...options,
-    config: { randomRoomLimitMs: LIMIT_MS, randomReconnectGraceMs: GRACE_MS, ...options.config },
+    // Exact counts (no floor), so the counting itself is checked; random-counts-privacy.test.ts checks the floor.
+    config: {
+      randomRoomLimitMs: LIMIT_MS,
+      randomReconnectGraceMs: GRACE_MS,
+      randomCountFloor: 1,
+      ...options.config,
+    },
     realtime: { ratePerSecond: 1000, rateBurst: 1000, ...options.realtime },
   });
 }

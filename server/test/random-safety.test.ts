@@ -162,7 +162,7 @@ describe('Add Friend, Block and Report name the room', () => {
     expect(rows('SELECT * FROM blocks WHERE blocker_id IN (?, ?)', ann.user.id, eve.user.id)).toEqual([]);
   });
 
-  it('block blocks the partner (the friends module’s block) and ends the live room', async () => {
+  it('block keeps the partner unnamed (a random block, no block_changed) and ends the live room', async () => {
     const ann = await student(server, 'Ann');
     const bob = await student(server, 'Bob');
     const { roomId } = await matched(ann.ws, bob.ws, 'video');
@@ -170,13 +170,25 @@ describe('Add Friend, Block and Report name the room', () => {
     expect(await resultOf(bob.ws)).toMatchObject({ ok: true, message: FRIEND_SERVER_MSG.blocked });
     expect(await ann.ws.waitFor(endOf(roomId))).toMatchObject({ reason: 'left' });
     expect(await bob.ws.waitFor(endOf(roomId))).toMatchObject({ reason: 'you_left' });
-    expect(rows('SELECT blocker_id, blocked_id FROM blocks WHERE blocker_id = ?', bob.user.id)).toEqual([
-      { blocker_id: bob.user.id, blocked_id: ann.user.id },
-    ]);
-    // Bob's devices learn of the block as from REST; Ann is told nothing of it.
-    await bob.ws.waitFor((f) => f.type === 'block_changed');
+    expect(
+      rows('SELECT blocker_id, blocked_id FROM random_blocks WHERE blocker_id = ?', bob.user.id),
+    ).toEqual([{ blocker_id: bob.user.id, blocked_id: ann.user.id }]);
+    // A friends' block would send Bob Ann's card (id, last name) and list her: neither happens.
+    expect(rows('SELECT 1 FROM blocks WHERE blocker_id = ?', bob.user.id)).toEqual([]);
     await WsClient.settle(100);
-    expect(JSON.stringify(ann.ws.frames)).not.toContain('block_changed');
+    for (const ws of [ann.ws, bob.ws]) expect(JSON.stringify(ws.frames)).not.toContain('block_changed');
+    expect(JSON.stringify(bob.ws.frames)).not.toContain(ann.user.id);
+    expect((await server.get('/api/users/blocks', bob.user.token)).body).toEqual([]);
+    // The room's Add Friend across it sends nothing and answers as a request does.
+    ann.ws.send({ type: 'random-action', roomId, action: 'add-friend' });
+    expect(await resultOf(ann.ws)).toMatchObject({ ok: true, message: FRIEND_MSG.sent });
+    expect(rows('SELECT 1 FROM friend_requests WHERE from_id = ?', ann.user.id)).toEqual([]);
+    // And the matchmaker keeps them apart, long after the rematch cooldown.
+    clock.advance(RANDOM.rematchCooldownMs + 1);
+    queue(ann.ws, 'chat');
+    queue(bob.ws, 'chat');
+    await WsClient.settle(300);
+    expect(ann.ws.frames.some((f) => f.type === 'random-matched')).toBe(false);
   });
 
   it('report files the report with the text room’s last messages, blocks unless told not to, ends the room', async () => {
@@ -213,8 +225,9 @@ describe('Add Friend, Block and Report name the room', () => {
       ],
     });
     expect(
-      rows('SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?', ann.user.id, bob.user.id),
+      rows('SELECT 1 FROM random_blocks WHERE blocker_id = ? AND blocked_id = ?', ann.user.id, bob.user.id),
     ).toHaveLength(1);
+    expect(JSON.stringify(ann.ws.frames)).not.toContain(bob.user.id);
 
     // Unticked: a report without a block (after the room, for a call room: no transcript).
     const cat = await student(server, 'Cat');
@@ -233,7 +246,7 @@ describe('Add Friend, Block and Report name the room', () => {
     expect(rows('SELECT evidence FROM reports WHERE reporter_id = ?', cat.user.id)).toEqual([
       { evidence: null },
     ]);
-    expect(rows('SELECT 1 FROM blocks WHERE blocker_id = ?', cat.user.id)).toEqual([]);
+    expect(rows('SELECT 1 FROM random_blocks WHERE blocker_id = ?', cat.user.id)).toEqual([]);
   });
 
   it('keeps only the last messages of a text room as evidence', async () => {
@@ -277,8 +290,9 @@ describe('GET /api/random/counts', () => {
       200,
     );
     await WsClient.settle(100);
-    expect((await counts()).total).toBe(before.total + 2);
-    expect(await counts({ interests: ['Music'] })).toMatchObject({ total: 1 });
+    // Someone who blocked the asker is still counted: leaving them out would tell the asker of the block.
+    expect((await counts()).total).toBe(before.total + 3);
+    expect(await counts({ interests: ['Music'] })).toMatchObject({ total: 2 });
     expect(await counts({ interests: ['Art'], branch: ['ECE', 'CS'] })).toMatchObject({ total: 2 });
     expect(await counts({ country: ['India'] })).toMatchObject({ total: 1 });
     expect(await counts({ interests: ['Music'], country: ['India'] })).toMatchObject({ total: 0 });
@@ -291,14 +305,14 @@ describe('GET /api/random/counts', () => {
     queue(ann.ws, 'video', { skillLevel: ['Advanced'] });
     await ann.ws.waitFor((f) => f.type === 'random-queue');
     expect(await counts({ interests: ['Music'] })).toEqual({
-      total: 2,
+      total: 3,
       waiting: { audio: 0, video: 1, chat: 0 },
     });
     // Offline students are not counted.
     bob.ws.close();
     await bob.ws.waitClose();
     await WsClient.settle(100);
-    expect(await counts({ interests: ['Music'] })).toMatchObject({ total: 1 });
+    expect(await counts({ interests: ['Music'] })).toMatchObject({ total: 2 });
     setProfile(server, ann.user.id, {});
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CALL, CALL_MSG } from '@campus/protocol';
+import { forStrangers } from '../src/features/calls/rtc-config';
 import {
   ANSWER,
   callWorld,
@@ -120,5 +121,18 @@ describe('the call layer after review', () => {
     fireEvent.keyDown(document.activeElement!, { key: 'Enter' });
     expect(world.getUserMedia).not.toHaveBeenCalled();
     expect(world.client.callFrames).toEqual([]);
+  });
+});
+
+describe('ICE for strangers', () => {
+  it('relay only when the server hands out TURN; host candidates stay without it (one LAN, development)', () => {
+    const turn = {
+      iceServers: [{ urls: ['stun:t.test', 'turn:t.test:3478'] }],
+      iceTransportPolicy: 'all' as const,
+    };
+    expect(forStrangers(turn).iceTransportPolicy).toBe('relay');
+    const stunOnly = { iceServers: [{ urls: 'stun:t.test' }], iceTransportPolicy: 'all' as const };
+    expect(forStrangers(stunOnly).iceTransportPolicy).toBe('all');
+    expect(forStrangers({ iceServers: [], iceTransportPolicy: 'all' }).iceTransportPolicy).toBe('all');
   });
 });

@@ -45,6 +45,12 @@ export interface RealtimeHub {
    */
   onSeparate(listener: (blockerId: string, blockedId: string) => void): () => void;
   /**
+   * What a user may do changed (a moderator's decision, an automatic hold): features holding live state for
+   * them (a random-talk wait or room) read it again. Called after the commit; listeners run at once.
+   */
+  accessChanged(userId: string): void;
+  onAccessChanged(listener: (userId: string) => void): () => void;
+  /**
    * The reverse of `separate` (no block either way remains): on every live connection of either they are
    * no longer separated, and contacts again if `contacts` (they share a chat, a group or a friendship).
    */
@@ -61,6 +67,7 @@ export class Hub implements RealtimeHub {
   private readonly byUser = new Map<string, Set<HubConnection>>();
   private readonly closeHooks: (() => void)[] = [];
   private readonly separationListeners = new Set<(blockerId: string, blockedId: string) => void>();
+  private readonly accessListeners = new Set<(userId: string) => void>();
   private isClosed = false;
   private readonly unsubscribe: (() => void)[];
 
@@ -100,6 +107,17 @@ export class Hub implements RealtimeHub {
     this.separationListeners.add(listener);
     return () => {
       this.separationListeners.delete(listener);
+    };
+  }
+
+  accessChanged(userId: string): void {
+    for (const listener of this.accessListeners) listener(userId);
+  }
+
+  onAccessChanged(listener: (userId: string) => void): () => void {
+    this.accessListeners.add(listener);
+    return () => {
+      this.accessListeners.delete(listener);
     };
   }
 

@@ -304,6 +304,7 @@ export interface Database {
   blocks: BlocksTable;
   call_logs: CallLogsTable;
   held_friend_requests: HeldFriendRequestsTable;
+  random_blocks: RandomBlocksTable;
   reports: ReportsTable;
   user_restrictions: UserRestrictionsTable;
   moderation_log: ModerationLogTable;
@@ -438,5 +439,12 @@ export interface ModerationLogTable {
   report_id: string | null;
   until: string | null;
   note: string | null;
+  created_at: string;
+}
+
+/** A block made from a random room (migration 0020): read by the matchmaker only, never sent to a client. */
+export interface RandomBlocksTable {
+  blocker_id: string;
+  blocked_id: string;
   created_at: string;
 }

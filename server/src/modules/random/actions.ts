@@ -1,8 +1,16 @@
-import { FRIEND_SERVER_MSG, REPORT_MSG, type RandomActionFrame, type ReportEvidence } from '@campus/protocol';
+import {
+  FRIEND_MSG,
+  FRIEND_SERVER_MSG,
+  REPORT_MSG,
+  type RandomActionFrame,
+  type ReportEvidence,
+} from '@campus/protocol';
 import type { AppDeps } from '../../deps';
 import { Refusal } from '../../lib/refusal';
 import type { ParticipationCheck, Session } from '../../realtime/registry';
-import { blockUser, sendFriendRequest, takeBlockRate, takeFriendRequestRate } from '../friends';
+import type { Tx } from '../../realtime/transaction';
+import { sendFriendRequest, takeBlockRate, takeFriendRequestRate } from '../friends';
+import { insertRandomBlockSql, randomBlockedSql } from './repo';
 import type { Room } from './rooms';
 import { reportPartner } from './safety';
 
@@ -27,10 +35,20 @@ function evidenceOf(room: Room<Session>, reporterId: string): ReportEvidence | u
 }
 
 /**
- * Add Friend, Block or Report the partner of a room (live or lately ended), through the same writes REST
- * uses: the friends module's request (its rules and texts, and the budget the REST route charges) and block
- * (its budget too), the reports module's report with the text room's last messages as evidence, and the
- * block that goes with it unless unticked. A refusal is answered with its text, never thrown.
+ * A room's Block: the partner is never named to the blocker (the friends' block would send their card and
+ * list them), so it is a random block: no change, no list; the matchmaker never pairs the two again and the
+ * room's Add Friend stops. The friends' hourly block budget still applies.
+ */
+async function randomBlock(tx: Tx, deps: AppDeps, blockerId: string, blockedId: string): Promise<void> {
+  takeBlockRate(deps, blockerId);
+  await tx.run(insertRandomBlockSql, blockerId, blockedId, new Date(tx.now).toISOString());
+}
+
+/**
+ * Add Friend, Block or Report the partner of a room (live or lately ended): the friends module's request
+ * (its rules and texts, and the budget the REST route charges), a random block (above), the reports
+ * module's report with the text room's last messages as evidence, and the random block that goes with it
+ * unless unticked. A refusal is answered with its text, never thrown.
  */
 export async function runAction(
   deps: AppDeps,
@@ -48,20 +66,21 @@ export async function runAction(
           // Sending a request takes part (the access policy), as on REST.
           await participation(tx, userId);
           takeFriendRequestRate(deps, userId);
+          // Across a random block nothing is sent, and the answer is the one a request gets: the blocked
+          // side must not learn of the block, and the blocker must not be asked.
+          if (await tx.first(randomBlockedSql, userId, partnerId, partnerId, userId))
+            return { message: FRIEND_MSG.sent };
           return sendFriendRequest(tx, deps, userId, partnerId);
         });
         return { ok: true, message: sent.message, separated: false };
       }
       case 'block':
-        await commit(async (tx) => {
-          takeBlockRate(deps, userId);
-          await blockUser(tx, deps, userId, partnerId);
-        });
+        await commit((tx) => randomBlock(tx, deps, userId, partnerId));
         return { ok: true, message: FRIEND_SERVER_MSG.blocked, separated: true };
       case 'report': {
         const evidence = evidenceOf(room, userId);
-        await commit((tx) =>
-          reportPartner(tx, deps, {
+        await commit(async (tx) => {
+          await reportPartner(tx, deps, {
             reporterId: userId,
             reportedId: partnerId,
             context: { kind: 'random_room', roomId: room.id },
@@ -69,9 +88,11 @@ export async function runAction(
             reason: frame.reason ?? 'other',
             note: frame.note ?? null,
             ...(evidence ? { evidence } : {}),
-            block: frame.block,
-          }),
-        );
+            // The report's block is a random block, as the room's Block is.
+            block: false,
+          });
+          if (frame.block) await randomBlock(tx, deps, userId, partnerId);
+        });
         return { ok: true, message: REPORT_MSG.sent, separated: frame.block };
       }
     }

@@ -22,5 +22,5 @@ export async function readStudent(
 
 /** Everyone with a block between them and the user, either way. */
 export async function blockedOf(tx: Pick<ReadTx, 'all'>, userId: string): Promise<Set<string>> {
-  return new Set((await tx.all(blockedEitherWaySql, userId, userId)).map((r) => r.id));
+  return new Set((await tx.all(blockedEitherWaySql, userId, userId, userId, userId)).map((r) => r.id));
 }

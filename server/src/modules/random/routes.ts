@@ -4,7 +4,8 @@ import type { AppDeps } from '../../deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { readQuery } from '../../lib/http/request';
 import { RateLimiter } from '../../lib/rate-limit';
-import { blockedOf } from './load';
+import { fullAccessOnly } from '../../lib/auth/access';
+import { blockedByUserSql } from './repo';
 import { randomStateOf } from './state';
 import { countMatches } from './students';
 
@@ -12,27 +13,41 @@ import { countMatches } from './students';
 export const RANDOM_COUNTS_RATE = { limit: 60, windowMs: 60_000 };
 
 /**
- * `GET /api/random/counts?filters=<JSON>`: how many students online now could be matched with the asker and
- * satisfy every chosen group, and how many of them wait in each queue (randomCountsSchema). Counted from the
- * online students' cached profiles and the queues, with one indexed read of the asker's blocks. Open to
- * every signed-in account (it reveals no one); rate limited.
+ * `GET /api/random/counts?filters=<JSON>`: how many students online now match the chosen groups, and how
+ * many of them wait in each queue (randomCountsSchema). Counted from the online students' cached profiles
+ * and the queues, leaving out the asker and whom the asker blocked (never who blocked the asker, which a
+ * count would reveal); counts under `config.randomCountFloor` (3) read 0: a filter narrowed to one student
+ * must not tell whether they are online. For those who may use random talk (the
+ * access policy); rate limited.
  */
 export function randomRoutes(deps: AppDeps) {
   const asks = new RateLimiter(RANDOM_COUNTS_RATE, deps.now);
   const state = randomStateOf(deps);
-  return new Hono<AuthEnv>().use(requireUser(deps)).get('/counts', async (c) => {
-    const userId = c.get('user').id;
-    asks.consume(userId);
-    const { filters } = readQuery(c, randomCountsQuerySchema);
-    const blocked = await deps.transactor.read((tx) => blockedOf(tx, userId));
-    const counts: RandomCounts = countMatches(
-      userId,
-      blocked,
-      filters,
-      state.students.all(),
-      (id) => state.queues.waiting(id)?.kind,
-    );
-    c.header('Cache-Control', 'no-store');
-    return c.json(counts);
-  });
+  const floor = deps.config.randomCountFloor;
+  const coarse = (n: number) => (n < floor ? 0 : n);
+  return new Hono<AuthEnv>()
+    .use(requireUser(deps))
+    .get('/counts', fullAccessOnly(deps.config.verificationPolicy), async (c) => {
+      const userId = c.get('user').id;
+      asks.consume(userId);
+      const { filters } = readQuery(c, randomCountsQuerySchema);
+      const rows = await deps.transactor.read((tx) => tx.all(blockedByUserSql, userId, userId));
+      const exact = countMatches(
+        userId,
+        new Set(rows.map((r) => r.id)),
+        filters,
+        state.students.all(),
+        (id) => state.queues.waiting(id)?.kind,
+      );
+      const counts: RandomCounts = {
+        total: coarse(exact.total),
+        waiting: {
+          audio: coarse(exact.waiting.audio),
+          video: coarse(exact.waiting.video),
+          chat: coarse(exact.waiting.chat),
+        },
+      };
+      c.header('Cache-Control', 'no-store');
+      return c.json(counts);
+    });
 }

@@ -31,7 +31,9 @@ export function studentOf(user: User, policy: VerificationPolicy, restricted: bo
     userId: user.id,
     card: {
       firstName: user.firstName,
-      profilePictureUrl: user.profilePictureUrl,
+      // Never the stored picture: its URL is keyed by the user's id (/files/avatars/<id>), which would name
+      // the partner. The card's initials stand in for it.
+      profilePictureUrl: null,
       college,
       course: user.course,
     },

@@ -256,6 +256,8 @@ export class RandomTalk {
     const partner = room.sides[1 - i]!;
     const outcome = await runAction(this.deps, this.participation, room, me.userId, partner.userId, frame);
     if (outcome.separated) this.separated(me.userId, partner.userId);
+    // A report may have set the partner's automatic hold: their other wait or room ends with it.
+    if (outcome.ok && action === 'report') this.recheck(partner.userId);
     // A report or block ends the room it was made in, if it is still going.
     const live = outcome.ok && action !== 'add-friend' ? this.state.rooms.get(roomId) : undefined;
     if (live) this.end(live, (side) => (side.userId === me.userId ? 'you_left' : 'left'));
@@ -283,6 +285,37 @@ export class RandomTalk {
   }
 
   /**
+   * What the student may do may have changed (a verification decision, a report's hold, a moderator's
+   * suspension): read fresh, and if random talk is closed to them now, their wait and room end at once
+   * ('restricted' to them, 'left' to the partner), not only their next try.
+   */
+  recheck(userId: string): void {
+    this.recheckNow(userId).catch((err: unknown) => this.deps.log.error({ err }, 'random recheck failed'));
+  }
+
+  private async recheckNow(userId: string): Promise<void> {
+    if (this.closing || (!this.state.rooms.roomOf(userId) && !this.state.queues.waiting(userId))) return;
+    const allowed = await this.deps.transactor.read(async (tx) => {
+      try {
+        await this.participation(tx, userId);
+      } catch (err) {
+        if (err instanceof Refusal) return false;
+        throw err;
+      }
+      const found = await readStudent(tx, userId, this.deps.config.verificationPolicy);
+      return !!found && found.student.complete && !found.restriction;
+    });
+    if (allowed || this.closing) return;
+    const wait = this.state.queues.waiting(userId);
+    if (wait) {
+      this.state.queues.leave(userId);
+      wait.holder.session.send(ended(wait.kind, wait.ticket, 'restricted'));
+    }
+    const room = this.state.rooms.roomOf(userId);
+    if (room) this.end(room, (side) => (side.userId === userId ? 'restricted' : 'left'));
+  }
+
+  /**
    * A connection closed: its wait ends at once; a room side it held has the grace period to be back on any
    * connection of the student, else the room ends as disconnected for the partner.
    */
@@ -299,7 +332,8 @@ export class RandomTalk {
         side.holder = undefined;
         this.timers.set(key, this.timings.reconnectGraceMs, () => {
           const live = this.state.rooms.get(room.id);
-          if (!live || side.holder || this.deps.realtime.isOnline(userId)) return;
+          // Reconnected but never took the room back (a reload, a screen that gave up on it): it ends too.
+          if (!live || side.holder) return;
           this.end(live, (s) => (s.userId === userId ? undefined : 'disconnected'));
         });
       }

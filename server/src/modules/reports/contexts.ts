@@ -29,19 +29,16 @@ const callByIdSql = sql<{ caller_id: string; callee_id: string; callee_hidden: n
 );
 
 /**
- * Friends, or people on the way to or from it: a friendship, a pending or held request either way, a block
- * by the reporter (which ended a friendship), or a chat or group they share (an accepted request leaves a
- * friendship; an unfriended pair who never talked leaves nothing to report from). Parameters: the ordered
- * pair, then reporter/reported pairs as written.
+ * Friends, or someone who asked to be: a friendship, or a request from the reported user to the reporter
+ * (pending, or held by the reporter's block), or a chat or group they share. Nothing the reporter can make
+ * alone counts (their own request or block): a stranger is not reported from a friend row. Parameters: the
+ * ordered pair, then (reported, reporter) twice.
  */
 const friendSql = sql<{ one: number }>(
   `SELECT 1 AS one WHERE
      EXISTS (SELECT 1 FROM friendships WHERE user_a = ? AND user_b = ?)
      OR EXISTS (SELECT 1 FROM friend_requests WHERE from_id = ? AND to_id = ? AND status = 'pending')
-     OR EXISTS (SELECT 1 FROM friend_requests WHERE from_id = ? AND to_id = ? AND status = 'pending')
-     OR EXISTS (SELECT 1 FROM held_friend_requests WHERE from_id = ? AND to_id = ?)
-     OR EXISTS (SELECT 1 FROM held_friend_requests WHERE from_id = ? AND to_id = ?)
-     OR EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?)`,
+     OR EXISTS (SELECT 1 FROM held_friend_requests WHERE from_id = ? AND to_id = ?)`,
 );
 
 async function sharesChat(tx: ReadTx, reporterId: string, reportedId: string): Promise<boolean> {
@@ -70,21 +67,7 @@ export async function contextAllows(
     }
     case 'friend': {
       const [a, b] = reporterId < reportedId ? [reporterId, reportedId] : [reportedId, reporterId];
-      const found = await tx.first(
-        friendSql,
-        a,
-        b,
-        reporterId,
-        reportedId,
-        reportedId,
-        reporterId,
-        reporterId,
-        reportedId,
-        reportedId,
-        reporterId,
-        reporterId,
-        reportedId,
-      );
+      const found = await tx.first(friendSql, a, b, reportedId, reporterId, reportedId, reporterId);
       return found !== undefined || sharesChat(tx, reporterId, reportedId);
     }
   }

@@ -112,6 +112,8 @@ export async function decideReport(
     deps.liveSockets.revokeUser(suspendedUser);
     await invalidateUserSessions(deps, suspendedUser);
   }
+  // A suspension of random talk (or a hold) ends a wait or room the user has now, not only the next one.
+  deps.realtime.accessChanged(item.reported.id);
   return item;
 }
 

@@ -38,11 +38,16 @@ export const reportStatements = {
     decision_note = ?, decided_by = ?, decided_at = ? WHERE id = ? AND status = 'open'`),
   /**
    * Distinct reporters of the user's reports of one status filed since an instant (reports_reported_idx):
-   * the automatic hold. Parameters: reported id, since, status.
+   * the automatic hold. An open report counts only from a verified (or exempt) reporter who met the user in
+   * a random room, a chat or a call: throwaway accounts must not be able to hold anyone out of random talk.
+   * An upheld one counts whoever filed it (an admin read it). Parameters: reported id, since, status.
    */
   distinctReporters: sql<{ n: number }>(
-    `SELECT COUNT(DISTINCT reporter_id) AS n FROM reports
-      WHERE reported_id = ? AND created_at > ? AND status = ?`,
+    `SELECT COUNT(DISTINCT r.reporter_id) AS n FROM reports r JOIN users u ON u.id = r.reporter_id
+      WHERE r.reported_id = ? AND r.created_at > ? AND r.status = ?
+        AND (r.status = 'upheld'
+             OR (u.document_status IN ('verified', 'not_required')
+                 AND r.context_kind IN ('random_room', 'chat', 'call')))`,
   ),
   /** The queue of open reports, oldest first, after a keyset (reports_queue_idx). */
   openPage: sql<ReportListRow>(

@@ -33,6 +33,8 @@ export function reportRoutes(deps: AppDeps) {
         block: body.block,
       }),
     );
+    // The report may have set the automatic hold: a wait or room of the reported user ends with it.
+    deps.realtime.accessChanged(body.context.userId);
     const answer: CreateReportResponse = { id, message: REPORT_MSG.sent };
     return c.json(answer, 201);
   });

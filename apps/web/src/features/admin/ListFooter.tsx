@@ -1,4 +1,4 @@
-/** What a paged admin list (documents, manual colleges) shows below its items. */
+/** What a paged admin list (documents, manual colleges, reports) shows below its items. */
 export interface PagedListState {
   error: string | null;
   next: string | null;

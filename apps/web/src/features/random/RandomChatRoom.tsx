@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { RANDOM_MSG, shortTime } from '@campus/protocol';
-import { partnerCollege, partnerCourse, type RandomState } from './random-state';
+import type { RandomState } from './random-state';
 import type { RandomController } from './random-controller';
 import { Elapsed, MatchedNote } from './RandomParts';
 import { AddFriendButton } from './RoomActions';
+import { PartnerMeta } from './RoomParts';
 import { useRandomTyping } from './useRandomTyping';
 
 /** Most characters one relayed message may have (the wire's limit). */
@@ -49,10 +50,7 @@ export function RandomChatRoom({
     <div className="random-chat" data-testid="random-room">
       <div className="random-chat__head">
         <Elapsed since={state.startedAt} />
-        <p className="random-meta">
-          <span data-testid="random-partner-college">{partnerCollege(state.partner)}</span>
-          <span data-testid="random-partner-course">{partnerCourse(state.partner)}</span>
-        </p>
+        <PartnerMeta state={state} />
       </div>
       <MatchedNote state={state} />
       <ol ref={list} className="random-chat__list" aria-label="Messages" role="log">

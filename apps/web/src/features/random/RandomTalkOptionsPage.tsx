@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { RANDOM_MSG, type RandomKind } from '@campus/protocol';
-import { Icon, type IconName } from '../../components/Icon';
+import type { IconName } from '../../components/Icon';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { OptionCard } from './OptionCard';
 import { RandomAccessGate } from './RandomAccessGate';
 import { RANDOM_PATHS, type RandomNavState } from './random-nav';
 import { BackToTalk, FindingOverlay } from './RandomParts';
@@ -54,34 +55,23 @@ export function RandomTalkOptionsPage() {
       <RandomAccessGate>
         <div className="talk-cards random-cards">
           {CARDS.map((card) => (
-            <button
+            <OptionCard
               key={card.kind}
-              type="button"
-              className="talk-card"
-              onClick={() => choose(card.kind)}
-              data-testid={`random-option-${card.kind}`}
-            >
-              <span className="talk-card__icon">
-                <Icon name={card.icon} size={24} />
-              </span>
-              <span className="talk-card__title">{card.title}</span>
-              <span className="talk-card__text">{card.text}</span>
-            </button>
+              icon={card.icon}
+              title={card.title}
+              text={card.text}
+              testId={`random-option-${card.kind}`}
+              onChoose={() => choose(card.kind)}
+            />
           ))}
-          <button
-            type="button"
+          <OptionCard
             className="talk-card talk-card--random"
-            onClick={() => void navigate('/focused-talk')}
-            data-testid="random-option-focused"
-          >
-            <span className="talk-card__icon">
-              <Icon name="sparkles" size={24} />
-            </span>
-            <span className="talk-card__title">Focused Talk</span>
-            <span className="talk-card__text">
-              Only who you choose: match by interests, college and more.
-            </span>
-          </button>
+            icon="sparkles"
+            title="Focused Talk"
+            text="Only who you choose: match by interests, college and more."
+            testId="random-option-focused"
+            onChoose={() => void navigate('/focused-talk')}
+          />
         </div>
       </RandomAccessGate>
       {choosing ? <FindingOverlay text={RANDOM_MSG.findingSomeone} /> : null}

@@ -5,22 +5,13 @@ import { Icon } from '../../components/Icon';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { StreamMedia } from '../calls/StreamMedia';
 import { useSignedInUser } from '../session/session-context';
-import { partnerCollege, partnerCourse, type RandomState } from './random-state';
 import type { RandomController } from './random-controller';
-import {
-  ActionResult,
-  BackToTalk,
-  Elapsed,
-  FindingPanel,
-  FocusedBadge,
-  FreeLeft,
-  MatchedNote,
-  RandomError,
-  RoomEndedNote,
-  StartingOverlay,
-} from './RandomParts';
+import type { RandomState } from './random-state';
+import { ActionResult, RoomEndedNote } from './RandomParts';
+import { IdlePanel, RandomScreen, RandomStage } from './RandomScreen';
 import { PostRoomActions } from './RoomActions';
 import { useRandomScreen } from './useRandomScreen';
+import { VideoRoomControls } from './VideoRoomControls';
 import '../calls/calls.css';
 import './random.css';
 
@@ -36,162 +27,87 @@ export function partnerBlurred(state: RandomState): boolean {
  */
 export function RandomVideoPage() {
   useDocumentTitle('Random video call');
-  const self = useSignedInUser();
-  const navigate = useNavigate();
   const { state, controller } = useRandomScreen('video');
-  const { phase } = state;
-  const blurred = partnerBlurred(state);
+  const screen = { state, controller };
 
   return (
-    <section className="page random" aria-labelledby="page-title">
-      <header className="random__header">
-        <BackToTalk />
-        <h1 className="page__title" id="page-title">
-          {RANDOM_MSG.videoTitle}
-        </h1>
-        <FocusedBadge filters={state.filters} />
-      </header>
-      <RandomError state={state} />
-
-      <div className="random-videos">
-        <figure className="random-video random-video--partner">
-          <StreamMedia
-            kind="video"
-            stream={phase === 'connected' ? state.remoteStream : null}
-            className="random-video__media"
-            testId="random-remote-video"
-            label="Partner's video"
-            blurred={blurred}
+    <RandomScreen title={RANDOM_MSG.videoTitle} state={state}>
+      <VideoFrames state={state} />
+      <RandomStage
+        {...screen}
+        idle={
+          <IdlePanel
+            {...screen}
+            startLabel={
+              <>
+                <Icon name="video" size={18} />
+                <span>{RANDOM_MSG.startVideo}</span>
+              </>
+            }
           />
-          <figcaption className="random-video__label">
-            {phase === 'connected' ? state.partner?.firstName || 'Your partner' : 'Partner'}
-          </figcaption>
-        </figure>
-        <figure className="random-video random-video--self">
-          <StreamMedia
-            kind="video"
-            stream={state.localStream}
-            muted
-            className="random-video__media"
-            testId="random-local-video"
-            label="Your video"
-          />
-          <figcaption className="random-video__label">
-            {self.firstName} (you)
-            {phase === 'connected' && !state.reveal.both ? ' · blurred for them' : ''}
-          </figcaption>
-        </figure>
-      </div>
-
-      <div className="random-stage">
-        {phase === 'idle' || phase === 'starting' ? (
-          <div className="random-idle">
-            <RoomEndedNote state={state} />
-            <button
-              type="button"
-              className="button button--primary random-start"
-              onClick={() => void controller.start()}
-              disabled={phase === 'starting'}
-              data-testid="random-start"
-            >
-              <Icon name="video" size={18} />
-              <span>{RANDOM_MSG.startVideo}</span>
-            </button>
-          </div>
-        ) : null}
-
-        {phase === 'finding' ? (
-          <FindingPanel state={state} controller={controller} text={RANDOM_MSG.findingRandomUser} />
-        ) : null}
-
-        {phase === 'connected' ? <VideoRoomControls state={state} controller={controller} /> : null}
-        {phase === 'connected' ? <ActionResult state={state} /> : null}
-      </div>
-
-      {phase === 'post' ? (
-        <Dialog
-          title={RANDOM_MSG.videoSheet}
-          onClose={() => controller.reset()}
-          variant="sheet"
-          size="narrow"
-        >
-          <div className="random-sheet" data-testid="random-post">
-            <RoomEndedNote state={state} />
-            <PostRoomActions controller={controller} state={state}>
-              <button
-                type="button"
-                className="button button--primary"
-                onClick={() => controller.reset()}
-                data-testid="random-done"
-              >
-                {RANDOM_MSG.done}
-              </button>
-            </PostRoomActions>
-            <ActionResult state={state} />
-            <button type="button" className="link-button" onClick={() => void navigate('/talk')}>
-              {RANDOM_MSG.backToHome}
-            </button>
-          </div>
-        </Dialog>
-      ) : null}
-      <StartingOverlay state={state} />
-    </section>
+        }
+        findingText={RANDOM_MSG.findingRandomUser}
+        room={<VideoRoomControls {...screen} />}
+      />
+      {state.phase === 'post' ? <VideoPostSheet {...screen} /> : null}
+    </RandomScreen>
   );
 }
 
-/** In the room: the partner's college and course, the clocks, Reveal / Blur, Mute and End Call. */
-function VideoRoomControls({ state, controller }: { state: RandomState; controller: RandomController }) {
-  const { reveal } = state;
-  const hint = reveal.both ? null : reveal.partner ? RANDOM_MSG.partnerRevealed : RANDOM_MSG.blurredHint;
+/** The partner's video (blurred until both reveal) and this device's own, with their names. */
+function VideoFrames({ state }: { state: RandomState }) {
+  const self = useSignedInUser();
+  const { phase } = state;
   return (
-    <div className="random-room" data-testid="random-room">
-      <p className="random-meta">
-        <span data-testid="random-partner-college">{partnerCollege(state.partner)}</span>
-        <span data-testid="random-partner-course">{partnerCourse(state.partner)}</span>
-      </p>
-      <MatchedNote state={state} />
-      <p className="random-clock">
-        <Elapsed since={state.startedAt} />
-        <FreeLeft endsAt={state.endsAt} />
-      </p>
-      {hint ? (
-        <p className="random-note" role="status" data-testid="random-reveal-hint">
-          {hint}
-        </p>
-      ) : null}
-      <div className="call-controls" role="toolbar" aria-label="Call controls">
-        <button
-          type="button"
-          className="button button--secondary random-reveal"
-          aria-pressed={reveal.mine}
-          onClick={() => controller.setReveal(!reveal.mine)}
-          data-testid="random-reveal"
-        >
-          <Icon name={reveal.mine ? 'eyeOff' : 'eye'} size={18} />
-          <span>{reveal.mine ? RANDOM_MSG.blurAgain : RANDOM_MSG.reveal}</span>
-        </button>
-        <button
-          type="button"
-          className="call-control"
-          aria-label={state.isMuted ? 'Unmute' : 'Mute'}
-          aria-pressed={state.isMuted}
-          data-on={state.isMuted}
-          onClick={() => controller.toggleMute()}
-          data-testid="random-mute"
-        >
-          <Icon name={state.isMuted ? 'micOff' : 'mic'} size={22} />
-        </button>
-        <button
-          type="button"
-          className="button button--primary button--danger"
-          onClick={() => controller.end()}
-          data-testid="random-end"
-        >
-          <Icon name="phoneOff" size={18} />
-          <span>{RANDOM_MSG.endCall}</span>
+    <div className="random-videos">
+      <figure className="random-video random-video--partner">
+        <StreamMedia
+          kind="video"
+          stream={phase === 'connected' ? state.remoteStream : null}
+          className="random-video__media"
+          testId="random-remote-video"
+          label="Partner's video"
+          blurred={partnerBlurred(state)}
+        />
+        <figcaption className="random-video__label">
+          {phase === 'connected' ? state.partner?.firstName || 'Your partner' : 'Partner'}
+        </figcaption>
+      </figure>
+      <figure className="random-video random-video--self">
+        <StreamMedia
+          kind="video"
+          stream={state.localStream}
+          muted
+          className="random-video__media"
+          testId="random-local-video"
+          label="Your video"
+        />
+        <figcaption className="random-video__label">
+          {self.firstName} (you)
+          {phase === 'connected' && !state.reveal.both ? ' · blurred for them' : ''}
+        </figcaption>
+      </figure>
+    </div>
+  );
+}
+
+/** After the call: the sheet with the actions, Done (back to idle), their answer, and Back to Home. */
+function VideoPostSheet({ state, controller }: { state: RandomState; controller: RandomController }) {
+  const navigate = useNavigate();
+  return (
+    <Dialog title={RANDOM_MSG.videoSheet} onClose={() => controller.reset()} variant="sheet" size="narrow">
+      <div className="random-sheet" data-testid="random-post">
+        <RoomEndedNote state={state} />
+        <PostRoomActions
+          controller={controller}
+          state={state}
+          restart={{ label: RANDOM_MSG.done, testId: 'random-done' }}
+        />
+        <ActionResult state={state} />
+        <button type="button" className="link-button" onClick={() => void navigate('/talk')}>
+          {RANDOM_MSG.backToHome}
         </button>
       </div>
-      <p className="random-note">{RANDOM_MSG.beKind}</p>
-    </div>
+    </Dialog>
   );
 }

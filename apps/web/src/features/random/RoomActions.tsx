@@ -1,9 +1,12 @@
 import { useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { RANDOM_MSG } from '@campus/protocol';
 import { Icon } from '../../components/Icon';
 import { ReportDialog, type ReportInput } from '../safety/ReportDialog';
 import type { ActionInput } from './random-actions';
 import type { RandomController } from './random-controller';
 import type { RandomState } from './random-state';
+import { RoomEndedNote } from './RandomParts';
 
 type Pending = 'add-friend' | 'block' | null;
 
@@ -49,11 +52,14 @@ interface ButtonProps {
 export function PostRoomActions({
   controller,
   state,
+  restart,
   children,
 }: {
   controller: RandomController;
   state: RandomState;
-  /** The screen's own buttons (Start New, Back to Home, Done), after these. */
+  /** The screen's primary way back to idle (Start New Call, Start New Chat, Done), after these. */
+  restart: { label: string; testId: string };
+  /** The screen's own further buttons (Back to Home), last. */
   children?: ReactNode;
 }) {
   const { pending, run } = useAction(controller);
@@ -87,10 +93,51 @@ export function PostRoomActions({
         <Icon name="close" size={18} />
         <span>Block</span>
       </button>
+      <button
+        type="button"
+        className="button button--primary"
+        onClick={() => controller.reset()}
+        data-testid={restart.testId}
+      >
+        {restart.label}
+      </button>
       {children}
       {reporting ? (
         <ReportDialog name={name} onSubmit={submitReport} onClose={() => setReporting(false)} />
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * The audio and chat screens' post phase: the screen's closing line, how the room ended, the actions above,
+ * Start New (back to idle, on this screen) and Back to Home.
+ */
+export function PostRoomPanel({
+  state,
+  controller,
+  title,
+  startNewLabel,
+}: {
+  state: RandomState;
+  controller: RandomController;
+  title: string;
+  startNewLabel: string;
+}) {
+  const navigate = useNavigate();
+  return (
+    <div className="random-post" data-testid="random-post">
+      <h2 className="random-post__title">{title}</h2>
+      <RoomEndedNote state={state} />
+      <PostRoomActions
+        controller={controller}
+        state={state}
+        restart={{ label: startNewLabel, testId: 'random-start-new' }}
+      >
+        <button type="button" className="button button--ghost" onClick={() => void navigate('/talk')}>
+          {RANDOM_MSG.backToHome}
+        </button>
+      </PostRoomActions>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { Platform, SessionDescription } from '@campus/protocol';
+import { forStrangers } from '../calls/rtc-config';
 import { MediaNoLongerWanted, openLocalMedia, stopStream, type GetUserMedia } from '../calls/media';
 import type { CallPeer, PeerFactory, PeerRtcConfig } from '../calls/peer';
 import type { BlurredVideo, BlurVideo } from './blur-video';
@@ -68,7 +69,8 @@ export class RoomMedia {
   async connect(initiator: boolean): Promise<void> {
     const sent = this.blur?.stream ?? this.local;
     if (!sent || this.closed) return;
-    const rtc = await this.deps.loadRtcConfig();
+    // Relay only, where the server has TURN: a random partner must not learn this device's address.
+    const rtc = forStrangers(await this.deps.loadRtcConfig());
     if (this.closed) return;
     const peer = await this.deps.createPeer(
       { initiator, stream: sent, rtc },

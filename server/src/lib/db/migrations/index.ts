@@ -18,6 +18,7 @@ import * as m0016 from './0016_calls';
 import * as m0017 from './0017_held_friend_requests';
 import * as m0018 from './0018_reports';
 import * as m0019 from './0019_focused_profile';
+import * as m0020 from './0020_random_blocks';
 
 interface MigrationModule {
   up: Migration['up'];
@@ -56,6 +57,7 @@ const modules: Record<string, MigrationModule> = {
   '0017_held_friend_requests': m0017,
   '0018_reports': m0018,
   '0019_focused_profile': m0019,
+  '0020_random_blocks': m0020,
 };
 
 export const migrations: Record<string, Migration> = Object.fromEntries(

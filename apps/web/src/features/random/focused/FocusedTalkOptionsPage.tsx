@@ -4,6 +4,8 @@ import { RANDOM_MSG, type RandomKind } from '@campus/protocol';
 import { Icon, type IconName } from '../../../components/Icon';
 import { Spinner } from '../../../components/Spinner';
 import { useDocumentTitle } from '../../../lib/useDocumentTitle';
+import { TipsSection, type Tip } from '../../talk/TalkTips';
+import { OptionCard } from '../OptionCard';
 import { activeFilterValues, filtersSummary } from '../filters-summary';
 import { RandomAccessGate } from '../RandomAccessGate';
 import { RANDOM_PATHS, readRandomNav, type RandomNavState } from '../random-nav';
@@ -29,11 +31,11 @@ const CARDS: { kind: RandomKind; title: string; text: string; icon: IconName; po
   { kind: 'chat', title: 'Focused Chat', text: 'A text chat with a student who matches.', icon: 'chat' },
 ];
 
-const TIPS = [
+const TIPS: readonly Tip[] = [
   { title: 'Be Specific', text: 'A few precise filters find better matches than many loose ones.' },
   { title: 'Build Networks', text: 'Met someone great? Add them as a friend before you go.' },
   { title: 'Take Your Time', text: 'Matching takes longer with more filters. It is worth the wait.' },
-] as const;
+];
 
 /** How often the counts are asked again while the screen is open. */
 const REFRESH_MS = 15_000;
@@ -104,54 +106,33 @@ export function FocusedTalkOptionsPage() {
 
         <div className="talk-cards random-cards">
           {CARDS.map((card) => (
-            <button
+            <OptionCard
               key={card.kind}
-              type="button"
-              className="talk-card"
-              onClick={() => choose(card.kind)}
-              data-testid={`focused-option-${card.kind}`}
+              icon={card.icon}
+              title={
+                <>
+                  {card.title}
+                  {card.popular ? <span className="focused-popular">Popular</span> : null}
+                </>
+              }
+              text={card.text}
+              testId={`focused-option-${card.kind}`}
+              onChoose={() => choose(card.kind)}
             >
-              <span className="talk-card__icon">
-                <Icon name={card.icon} size={24} />
-              </span>
-              <span className="talk-card__title">
-                {card.title}
-                {card.popular ? <span className="focused-popular">Popular</span> : null}
-              </span>
-              <span className="talk-card__text">{card.text}</span>
               <span className="focused-count" data-testid={`focused-count-${card.kind}`}>
                 <strong>{counts ? counts.waiting[card.kind] : '–'}</strong> match your filters
                 <span className="focused-count__sub"> (waiting now)</span>
               </span>
-            </button>
+            </OptionCard>
           ))}
         </div>
 
-        <section className="talk-section" aria-labelledby="focused-tips-title">
-          <h2 className="talk-section__title" id="focused-tips-title">
-            Tips
-          </h2>
-          <ul className="talk-tips">
-            {TIPS.map((tip) => (
-              <li key={tip.title} className="talk-tip">
-                <span className="talk-tip__title">{tip.title}</span>
-                <span className="talk-tip__text">{tip.text}</span>
-              </li>
-            ))}
-          </ul>
-          <aside className="talk-safety" aria-labelledby="focused-safety-title">
-            <Icon name="shield" size={22} />
-            <div>
-              <h3 className="talk-safety__title" id="focused-safety-title">
-                Safety First
-              </h3>
-              <p className="talk-safety__text">
-                Never share phone numbers, addresses or social media accounts. You can end the conversation at
-                any time.
-              </p>
-            </div>
-          </aside>
-        </section>
+        <TipsSection
+          idPrefix="focused"
+          title="Tips"
+          tips={TIPS}
+          safetyText="Never share phone numbers, addresses or social media accounts. You can end the conversation at any time."
+        />
       </RandomAccessGate>
       {choosing ? <FindingOverlay text={RANDOM_MSG.findingPerfect} /> : null}
     </section>
