@@ -40,6 +40,7 @@ export default defineConfig({
       '/moderation': { target: SERVER, changeOrigin: true },
       '/dev/': { target: SERVER, changeOrigin: true },
       '/healthz': { target: SERVER, changeOrigin: true },
+      '/readyz': { target: SERVER, changeOrigin: true },
     },
   },
   build: {

@@ -5,12 +5,14 @@ import type { AppDeps } from './deps';
 import type { RealtimeEngine } from './realtime/engine';
 import type { Features } from './realtime/registry';
 import { HttpError } from './lib/http-error';
+import type { NodeLifecycle } from './lib/lifecycle';
 import { apiCors, securityHeaders } from './lib/security-headers';
+import { storageOrigin } from './lib/storage';
 import { mountWebApp } from './lib/static-web';
 import { isLoopbackHost } from './lib/mail/mail-policy';
 import { authRoutes } from './modules/auth/routes';
 import { devMailboxRoutes } from './modules/dev/routes';
-import { healthRoutes } from './modules/health/routes';
+import { healthRoutes, readinessRoutes } from './modules/health/routes';
 import { notesRoutes } from './modules/notes/routes';
 import { realtimeRoute } from './realtime/ws-route';
 import { chatRoutes } from './modules/chat/routes';
@@ -35,7 +37,12 @@ import { randomRoutes } from './modules/random';
 /** JSON bodies of this API are small; uploads get their own limits on their own routes. */
 const MAX_JSON_BODY = 64 * 1024;
 
-export function createApp(deps: AppDeps, engine: RealtimeEngine, features: Features) {
+export function createApp(
+  deps: AppDeps,
+  engine: RealtimeEngine,
+  features: Features,
+  lifecycle: NodeLifecycle,
+) {
   const app = new Hono();
 
   // Registered before the security headers so it runs after them: signed file URLs are the authorization,
@@ -44,8 +51,10 @@ export function createApp(deps: AppDeps, engine: RealtimeEngine, features: Featu
     await next();
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
   });
-  app.use('*', securityHeaders(deps.config.publicUrl));
+  app.use('*', securityHeaders(deps.config.publicUrl, storageOrigin(deps.config.storage)));
   app.use('/api/*', apiCors());
+  // Counts requests for a drain; while draining, refuses WebSocket upgrades and ends keep-alive.
+  app.use('*', lifecycle.middleware());
   const jsonBodyLimit = bodyLimit({
     maxSize: MAX_JSON_BODY,
     onError: (c) => c.json({ error: SERVER_MSG.bodyTooLarge }, 413),
@@ -60,7 +69,9 @@ export function createApp(deps: AppDeps, engine: RealtimeEngine, features: Featu
       : jsonBodyLimit(c, next),
   );
 
-  app.route('/healthz', healthRoutes(deps));
+  // Liveness, and readiness for a load balancer (the database answers; 503 while draining).
+  app.route('/healthz', healthRoutes());
+  app.route('/readyz', readinessRoutes(lifecycle));
   app.route('/api/auth', authRoutes(deps));
   // Before the directory: POST /api/users/register-push-token must not fall into /api/users/:userId.
   app.route('/api', pushRoutes(deps));

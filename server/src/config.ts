@@ -16,6 +16,11 @@ export interface Config {
   webDist: string;
   logLevel: string;
   /**
+   * DRAIN_TIMEOUT_MS: on SIGTERM or SIGINT the node drains (readiness 503, no new connections, in-flight
+   * requests and mutations finish, sockets told to reconnect elsewhere) for at most this long, then stops.
+   */
+  drainTimeoutMs: number;
+  /**
    * Multiplies the auth rate limits. Only for test runs (NODE_ENV=test), where one browser suite signs up
    * many students from one address; production always uses the real limits.
    */
@@ -63,7 +68,27 @@ export interface Config {
    * are online (3; no variable: tests lower it to check exact counting).
    */
   randomCountFloor: number;
+  /**
+   * STORAGE: where uploads live (DESIGN.md, Files). 'local' (default) keeps them under DATA_DIR/uploads;
+   * 's3' puts them in an S3 bucket (S3_* variables), so several nodes share them.
+   */
+  storage: StorageConfig;
 }
+
+/** STORAGE=s3: an S3 bucket, or an S3-compatible store's at S3_ENDPOINT (path-style addressing there). */
+export interface S3StorageConfig {
+  driver: 's3';
+  bucket: string;
+  region: string;
+  /** S3_ENDPOINT: an S3-compatible store's URL; unset for AWS itself. */
+  endpoint: string | undefined;
+  /** S3_FORCE_PATH_STYLE: `<endpoint>/<bucket>/<key>` URLs; on by default with S3_ENDPOINT. */
+  forcePathStyle: boolean;
+  /** S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, both or neither; neither: the AWS SDK's default chain. */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+}
+
+export type StorageConfig = { driver: 'local' } | S3StorageConfig;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -89,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // server/src and server/dist both sit two levels below the repository root.
     webDist: path.resolve(env.WEB_DIST ?? path.join(here, '..', '..', 'apps', 'web', 'dist')),
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    drainTimeoutMs: parseMs('DRAIN_TIMEOUT_MS', env.DRAIN_TIMEOUT_MS, 10_000),
     authRateMultiplier: nodeEnv === 'test' ? Math.max(1, Number(env.AUTH_RATE_MULTIPLIER) || 1) : 1,
     devMailbox: env.DEV_MAILBOX === '1',
     verificationPolicy: parsePolicy(env.VERIFICATION_POLICY),
@@ -110,7 +136,51 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       RANDOM.reconnectGraceMs,
     ),
     randomCountFloor: 3,
+    storage: parseStorage(env),
   };
+}
+
+function parseStorage(env: NodeJS.ProcessEnv): StorageConfig {
+  const driver = env.STORAGE || 'local';
+  if (driver === 'local') return { driver: 'local' };
+  if (driver !== 's3') throw new Error(`STORAGE must be local or s3, got ${driver}`);
+  const bucket = env.S3_BUCKET ?? '';
+  if (!bucket) throw new Error('STORAGE=s3 needs S3_BUCKET (the bucket uploads go to)');
+  // An S3 bucket name: 3 to 63 lower-case letters, digits, dots and hyphens.
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    throw new Error(`S3_BUCKET must be an S3 bucket name, got ${bucket}`);
+  const endpoint = env.S3_ENDPOINT || undefined;
+  if (endpoint !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      throw new Error(`S3_ENDPOINT must be an http(s) URL, got ${endpoint}`);
+  }
+  const region = env.S3_REGION || 'us-east-1';
+  if (!/^[a-z0-9-]+$/.test(region)) throw new Error(`S3_REGION must be a region name, got ${region}`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
+  if (!accessKeyId !== !secretAccessKey)
+    throw new Error('set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the AWS default chain)');
+  return {
+    driver: 's3',
+    bucket,
+    region,
+    endpoint,
+    forcePathStyle: parseFlag('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE, endpoint !== undefined),
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+  };
+}
+
+function parseFlag(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === '1' || value === 'true') return true;
+  if (value === '0' || value === 'false') return false;
+  throw new Error(`${name} must be true or false (1 or 0), got ${value}`);
 }
 
 /** A STUN or TURN server as RTCPeerConnection takes it: scheme, host (or [IPv6]), optional port and transport. */

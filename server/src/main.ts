@@ -25,10 +25,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (shuttingDown) return;
     shuttingDown = true;
     running.deps.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // The drain is bounded by DRAIN_TIMEOUT_MS; stop() then gets the 10 s it always had.
+    const force = setTimeout(() => process.exit(1), running.deps.config.drainTimeoutMs + 10_000);
     force.unref();
     running
-      .stop()
+      .drain()
+      .then(() => running.stop())
       .then(() => process.exit(0))
       .catch((error: unknown) => {
         running.deps.log.error({ err: error }, 'shutdown failed');

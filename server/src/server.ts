@@ -6,6 +6,7 @@ import { loadConfig, type Config } from './config';
 import { createApp } from './app';
 import { createFeatures } from './features';
 import { openDatabase, migrateToLatest } from './lib/db/database';
+import { NodeLifecycle } from './lib/lifecycle';
 import { createLogger } from './lib/logger';
 import { DevMailbox } from './lib/mail/dev-mailbox';
 import { decideMailPolicy, StartupRefused } from './lib/mail/mail-policy';
@@ -16,11 +17,12 @@ import { loadOrCreateSecret } from './lib/secret';
 import { createLiveSockets } from './lib/auth/live-sockets';
 import { deleteExpiredSessions } from './lib/auth/sessions';
 import type { AppDeps } from './deps';
+import { readinessChecks } from './modules/health/routes';
 import { countUsers } from './modules/users/repo';
 import { createRealtimeEngine, type RealtimeEngine } from './realtime/engine';
 import type { RealtimeOptions } from './realtime/options';
 import { createWebSocketServer } from './realtime/ws-route';
-import { createStorage } from './lib/storage';
+import { openStorage } from './lib/storage';
 import { createPushService } from './lib/push/sender';
 import { loadOrCreateVapidKeys, vapidSubject } from './lib/push/vapid';
 import { createTextRecognizer } from './lib/ocr';
@@ -39,6 +41,14 @@ export interface RunningServer {
   deps: AppDeps;
   /** The realtime engine behind deps.transactor and deps.realtime (tests read its seq counter). */
   engine: RealtimeEngine;
+  /**
+   * The first half of a graceful shutdown (SIGTERM): /readyz answers 503 at once, the listener closes (no
+   * new connections; upgrades still arriving on open ones get 503), in-flight requests and mutations finish
+   * and are answered, then every socket closes with 1012 so its client reconnects to another node. Resolves
+   * when every connection is gone or after `timeoutMs` (DRAIN_TIMEOUT_MS by default), whichever is first;
+   * stop() comes next.
+   */
+  drain(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -73,7 +83,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     transactor: engine.transactor,
     realtime: engine.hub,
     liveSockets: createLiveSockets((err) => log.error({ err }, 'closing a revoked socket failed')),
-    storage: createStorage(config.dataDir, now),
+    storage: await openStorage(config, now),
     push: createPushService({
       vapid: loadOrCreateVapidKeys(config.dataDir),
       subject: vapidSubject(config.mailFrom),
@@ -93,7 +103,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     now,
   };
   const features = createFeatures(deps);
-  const app = createApp(deps, engine, features);
+  const lifecycle = new NodeLifecycle(readinessChecks(deps));
+  const app = createApp(deps, engine, features, lifecycle);
   // One WebSocketServer for every upgrade route (/ws and /notes); Hono routes decide who is upgraded.
   const wss = createWebSocketServer();
 
@@ -113,12 +124,49 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     log.info('the database is empty: run `pnpm seed` for a demo admin and students');
   }
 
+  /** The listener closes once; resolves when every connection (HTTP and WebSocket alike) has ended. */
+  let listenerClosed: Promise<void> | undefined;
+  const closeListener = () =>
+    (listenerClosed ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+    }));
+
+  let draining: Promise<void> | undefined;
   let stopping: Promise<void> | undefined;
   return {
     url,
     port,
     deps,
     engine,
+    drain(timeoutMs = config.drainTimeoutMs) {
+      draining ??= (async () => {
+        lifecycle.startDraining();
+        log.info({ timeoutMs }, 'draining');
+        const started = Date.now();
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), timeoutMs);
+          timer.unref();
+        });
+        const within = <T>(work: Promise<T>) => Promise.race([work, deadline]);
+        // No new connections; Node closes the idle keep-alive ones, the busy ones end with their answer.
+        const closed = closeListener();
+        // Requests being handled finish (their changes reach the sockets, which are still open)…
+        await within(lifecycle.requestsDone());
+        // …then mutations received so far commit and are acknowledged, and /ws sockets get 1012,
+        await within(engine.drain());
+        // …and so do the other sockets (group notes: y-websocket reconnects on any code).
+        for (const socket of wss.clients) socket.close(CLOSE_CODES.serviceRestart, 'server restarting');
+        const outcome = await within(closed);
+        clearTimeout(timer);
+        // Past the deadline nothing more is waited for: stop() cuts what is left.
+        if (outcome === 'timeout') {
+          log.warn({ timeoutMs, sockets: wss.clients.size }, 'drain timed out');
+          for (const socket of wss.clients) socket.terminate();
+        } else log.info({ ms: Date.now() - started }, 'drained');
+      })();
+      return draining;
+    },
     stop() {
       stopping ??= (async () => {
         clearInterval(sweep);
@@ -128,11 +176,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         engine.close();
         // Other sockets on the shared server (group notes) would hold the listener open.
         for (const socket of wss.clients) socket.close(CLOSE_CODES.shuttingDown);
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          // Keep-alive sockets would hold close() open; they carry no in-flight work we must wait for.
-          if ('closeAllConnections' in server) server.closeAllConnections();
-        });
+        const closed = closeListener();
+        // Keep-alive sockets would hold close() open; they carry no in-flight work we must wait for.
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        await closed;
         mailer.close();
         await deps.ocr.close();
         await close();

@@ -12,7 +12,7 @@ const INDEX = '/index.html';
 const MANIFEST = '/asset-manifest.json';
 /** Unhashed files of the shell, besides what index.html references. */
 const STATIC_FILES = ['/theme-init.js', '/favicon.svg'];
-const NEVER = /^\/(?:api|ws|files|dev|notes|healthz)(?:\/|$)/;
+const NEVER = /^\/(?:api|ws|files|dev|notes|healthz|readyz)(?:\/|$)/;
 
 function isShellAsset(url) {
   return url.origin === self.location.origin && url.pathname.startsWith('/assets/');

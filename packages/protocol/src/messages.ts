@@ -37,6 +37,8 @@ export const SERVER_MSG = {
   internal: 'Something went wrong. Please try again.',
   bodyTooLarge: 'Request body is too large.',
   invalidJson: 'Request body must be valid JSON.',
+  /** This node is draining (a deploy or restart): the client tries again, reaching another node. */
+  restarting: 'The server is restarting. Please try again.',
 } as const;
 
 /** Cooldown answer, with the seconds left. */

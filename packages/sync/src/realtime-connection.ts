@@ -165,7 +165,8 @@ export class RealtimeConnection {
         events.refused(event.code);
         return;
       }
-      this.lose();
+      // A draining node asks for a reconnect elsewhere: not a failure, so no backoff (only a jitter).
+      this.lose(event.code === CLOSE_CODES.serviceRestart);
     };
     // An error is always followed by close, which decides what happens next.
     socket.onerror = () => {};
@@ -215,20 +216,28 @@ export class RealtimeConnection {
     );
   }
 
-  /** The session is gone (closed, timed out or silent): forget it at once and plan the next one. */
-  private lose(): void {
+  /**
+   * The session is gone (closed, timed out or silent): forget it at once and plan the next one. `restart`:
+   * the server is draining (1012), so the next attempt goes within reconnectMinMs, at a random point so its
+   * clients do not all land on the other nodes at the same instant.
+   */
+  private lose(restart = false): void {
     this.drop(4000);
     if (!this.running) return;
     this.options.events.status('offline');
     // Offline devices wait for the network's `online` event instead of polling.
     if (this.options.network && !this.options.network.online()) return;
-    this.scheduleReconnect();
+    if (restart) this.attempt = 0;
+    this.scheduleReconnect(restart);
   }
 
-  private scheduleReconnect(): void {
+  private scheduleReconnect(restart = false): void {
     clearTimeout(this.reconnectTimer);
-    const delay = reconnectDelay(this.attempt, this.options.timing, this.options.random);
-    this.attempt += 1;
+    const { timing, random } = this.options;
+    const delay = restart
+      ? Math.floor(random() * timing.reconnectMinMs)
+      : reconnectDelay(this.attempt, timing, random);
+    if (!restart) this.attempt += 1;
     this.reconnectTimer = setTimeout(() => {
       if (this.running) this.open();
     }, delay);

@@ -29,7 +29,7 @@ export function cliDeps(
     realtime: engine.hub,
     // Nothing is listening here, so a revocation has no socket to close.
     liveSockets: createLiveSockets(() => undefined),
-    storage: createStorage(opened.config.dataDir, now),
+    storage: createStorage(opened.config, now),
     push: disabledPushService(),
     ocr: disabledTextRecognizer(),
     log: createLogger('silent'),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
+import type { Config } from '../config';
 import type { DB } from '../lib/db/database';
 import { createStorage, newDocumentKey } from '../lib/storage';
 
@@ -38,13 +39,13 @@ async function renderCard(name: string, college: string, major: string): Promise
  */
 export async function seedDemoDocument(
   db: DB,
-  dataDir: string,
+  config: Pick<Config, 'dataDir' | 'storage'>,
   user: { id: string; name: string; college: string; major: string },
   now: number,
 ): Promise<void> {
   const bytes = await renderCard(user.name, user.college, user.major);
   const key = newDocumentKey(user.id);
-  await createStorage(dataDir, () => now).put(key, bytes, 'image/jpeg');
+  await createStorage(config, () => now).put(key, bytes, 'image/jpeg');
   const documentId = randomUUID();
   const at = new Date(now).toISOString();
   await db.transaction().execute(async (trx) => {

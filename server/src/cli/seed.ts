@@ -48,7 +48,7 @@ try {
     if (account.documentStatus === 'pending_verification')
       await seedDemoDocument(
         db,
-        config.dataDir,
+        config,
         {
           id: row.id,
           name: `${account.firstName} ${account.lastName}`,

@@ -184,6 +184,21 @@ export class Connection
     setTimeout(() => this.ws.terminate(), 1000).unref();
   }
 
+  /**
+   * The node is draining: from now on no frame is read (a mutation sent after this is not applied, so the
+   * client's outbox sends it again to the next node), then 1012, which the client takes as "reconnect now".
+   */
+  drain(): void {
+    if (this.state !== 'closed') {
+      this.state = 'closed';
+      this.stream.stop();
+      this.queued = [];
+    }
+    this.close(CLOSE_CODES.serviceRestart, 'server restarting');
+    // A client that never answers the close must not hold the drain for ws's 30 s closing timeout.
+    setTimeout(() => this.ws.terminate(), 1000).unref();
+  }
+
   kill(): void {
     this.close(CLOSE_CODES.deadPeer, 'no heartbeat');
     setTimeout(() => this.ws.terminate(), 1000).unref();

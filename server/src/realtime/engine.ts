@@ -23,6 +23,11 @@ export interface RealtimeEngine {
   readonly ephemeral: EphemeralBus;
   readonly hub: Hub;
   readonly options: RealtimeOptions;
+  /**
+   * Before close() on a drain: mutations received so far are committed and acknowledged, then every `/ws`
+   * socket closes with 1012 so its client reconnects to another node at once.
+   */
+  drain(): Promise<void>;
   close(): void;
 }
 
@@ -42,6 +47,7 @@ export function createRealtimeEngine(sqlite: SQLite.Database, options: EngineOpt
     ephemeral,
     hub,
     options: { ...DEFAULT_REALTIME_OPTIONS, ...options.realtime },
+    drain: () => hub.drain(),
     close: () => hub.close(),
   };
 }

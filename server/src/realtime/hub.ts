@@ -66,6 +66,7 @@ export class Hub implements RealtimeHub {
   private readonly byAudience = new Map<string, Set<HubConnection>>();
   private readonly byUser = new Map<string, Set<HubConnection>>();
   private readonly closeHooks: (() => void)[] = [];
+  private readonly drainHooks: (() => Promise<void>)[] = [];
   private readonly separationListeners = new Set<(blockerId: string, blockedId: string) => void>();
   private readonly accessListeners = new Set<(userId: string) => void>();
   private isClosed = false;
@@ -173,6 +174,18 @@ export class Hub implements RealtimeHub {
   /** Runs on close (the WebSocket side stops its timers). */
   onClose(fn: () => void): void {
     this.closeHooks.push(fn);
+  }
+
+  onDrain(fn: () => Promise<void>): void {
+    this.drainHooks.push(fn);
+  }
+
+  /**
+   * The node is draining (SIGTERM): each hook finishes its in-flight work and closes its sockets with a
+   * "reconnect elsewhere" code. The hub stays open: the database and the buses are still there until close().
+   */
+  async drain(): Promise<void> {
+    await Promise.all(this.drainHooks.map((fn) => fn()));
   }
 
   close(): void {

@@ -21,6 +21,8 @@ interface Queued {
 export class MutationBatch {
   private queue: Queued[] = [];
   private scheduled = false;
+  /** Batches being committed and answered now. */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(
     private readonly transactor: Transactor,
@@ -48,6 +50,27 @@ export class MutationBatch {
     const batch = this.queue;
     this.queue = [];
     if (!batch.length || this.isClosed()) return;
+    const run = this.run(batch);
+    this.running.add(run);
+    try {
+      await run;
+    } finally {
+      this.running.delete(run);
+    }
+  }
+
+  /**
+   * Resolves once nothing is queued or being committed, every ack and refusal handed to its socket: a drain
+   * waits for it before it closes the sockets. What is queued is committed now, not after the window.
+   */
+  async settle(): Promise<void> {
+    while (this.queue.length || this.running.size) {
+      if (this.queue.length) await this.flush();
+      else await Promise.all(this.running);
+    }
+  }
+
+  private async run(batch: readonly Queued[]): Promise<void> {
     // Each sender's change frame (pushed during the commit) and its ack go out in one write.
     const senders = new Set(batch.map(({ conn }) => conn));
     for (const conn of senders) conn.cork();

@@ -31,6 +31,8 @@ export interface HeartbeatTarget {
   readonly ws: WebSocket;
   lastSeen: number;
   kill(): void;
+  /** The node is draining: read nothing more and close with 1012 (reconnect elsewhere, now). */
+  drain(): void;
 }
 
 export function createRuntime(deps: AppDeps, engine: RealtimeEngine, features: Features): Runtime {
@@ -72,6 +74,13 @@ export function createRuntime(deps: AppDeps, engine: RealtimeEngine, features: F
     }
   }, tick);
   timer.unref();
+
+  // A drain: what was received is committed and answered, then every socket is told to go elsewhere. Both
+  // happen in one turn after the batch settles, so no frame read in between is left without its answer.
+  hub.onDrain(async () => {
+    await rt.mutations.settle();
+    for (const target of rt.sockets) target.drain();
+  });
 
   hub.onClose(() => {
     clearInterval(timer);

@@ -82,6 +82,8 @@ export interface DeviceOptions {
   network?: NetworkSignal;
   /** Sign in with this token instead of the student's session. */
   token?: string;
+  /** The reconnect jitter's source (Math.random by default). */
+  random?: () => number;
 }
 
 /** A device not started yet: what it writes waits in its outbox. */
@@ -97,6 +99,7 @@ export function newDevice(options: DeviceOptions): SyncClient {
       options.wire?.WebSocketImpl ?? (options.counts ? countingWebSocket(options.counts) : WebSocket),
     timing: options.timing,
     network: options.network ?? null,
+    random: options.random,
   });
 }
 

@@ -15,7 +15,8 @@ export type SignFilesBody = z.infer<typeof signFilesBodySchema>;
 
 /**
  * Only keys the caller may see get a URL (a member of the pair or group the file was sent to);
- * the others are absent. URLs are server-relative: `/files/<key>?exp=<unix seconds>&sig=<hex>`.
+ * the others are absent. URLs are server-relative with the local storage driver
+ * (`/files/<key>?exp=<unix seconds>&sig=<hex>`) and absolute presigned GET URLs with STORAGE=s3.
  */
 export const signFilesResponseSchema = z.object({
   urls: z.record(z.string(), z.string()),

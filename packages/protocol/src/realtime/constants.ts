@@ -28,8 +28,8 @@ export const NOTES_SUBPROTOCOL = 'campus-notes';
 export const NOTES_TOKEN_PREFIX = 'token.';
 
 /**
- * WebSocket close codes the server uses; the client stops reconnecting on 4401 (signs out) and 4426, and
- * retries every other code with its backoff.
+ * WebSocket close codes the server uses; the client stops reconnecting on 4401 (signs out) and 4426,
+ * reconnects at once (with a short jitter) on 1012, and retries every other code with its backoff.
  */
 export const CLOSE_CODES = {
   unauthorized: 4401,
@@ -40,6 +40,11 @@ export const CLOSE_CODES = {
   /** The user already has the most connections the server allows; the client retries with its backoff. */
   tooManyConnections: 4429,
   shuttingDown: 1001,
+  /**
+   * This node is draining (SIGTERM): reconnect now, the load balancer sends the next connection to another
+   * node. The client waits only a random part of reconnectMinMs, not its backoff.
+   */
+  serviceRestart: 1012,
   /** The server failed (e.g. its database), not the session: retryable, never a sign-out. */
   serverError: 1011,
 } as const;

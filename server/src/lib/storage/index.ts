@@ -1,20 +1,58 @@
 import path from 'node:path';
+import type { Config, StorageConfig } from '../../config';
+import { StartupRefused } from '../mail/mail-policy';
 import { makePrivateDir } from '../private-files';
 import { loadOrCreateSecret } from '../secret';
 import { LocalStorage } from './local-storage';
+import { createS3Client, s3DownloadOrigin, S3Storage } from './s3-storage';
 import type { Storage } from './storage';
 import { createUrlSigner } from './url-signer';
 
-export type { Storage, StoredFile } from './storage';
+export type { Storage, StoredFile, SignedUrlOptions } from './storage';
 export type { SignatureCheck } from './url-signer';
 export { newFileKey, newDocumentKey, DOCUMENT_KEY_PATTERN } from './storage';
 export { LocalStorage } from './local-storage';
+export { S3Storage } from './s3-storage';
 
-/** The storage driver for this installation. Only the local disk driver exists so far (STORAGE=local). */
-export function createStorage(dataDir: string, now: () => number): Storage {
-  const signer = createUrlSigner(loadOrCreateSecret(dataDir, 'files'), now);
-  const root = path.join(dataDir, 'uploads');
+/** The origin of download URLs when they are not this server's (STORAGE=s3), for the CSP. */
+export function storageOrigin(storage: StorageConfig): string | undefined {
+  return storage.driver === 's3' ? s3DownloadOrigin(storage) : undefined;
+}
+
+/** The storage driver for this installation: STORAGE=local (DATA_DIR/uploads, the default) or s3. */
+export function createStorage(config: Pick<Config, 'dataDir' | 'storage'>, now: () => number): Storage {
+  if (config.storage.driver === 's3')
+    return new S3Storage(createS3Client(config.storage), config.storage.bucket);
+  const signer = createUrlSigner(loadOrCreateSecret(config.dataDir, 'files'), now);
+  const root = path.join(config.dataDir, 'uploads');
   // Made (or tightened) at start to 0700, like DATA_DIR and keys/: files of direct chats are not for other users.
   makePrivateDir(root);
   return new LocalStorage(root, signer);
+}
+
+/**
+ * The server's storage, checked at start: with STORAGE=s3 the bucket must answer (HeadBucket), or the server
+ * refuses to start and says what to fix rather than failing on the first upload.
+ */
+export async function openStorage(
+  config: Pick<Config, 'dataDir' | 'storage'>,
+  now: () => number,
+): Promise<Storage> {
+  const storage = createStorage(config, now);
+  if (storage instanceof S3Storage && config.storage.driver === 's3') {
+    const where = config.storage.endpoint ?? `AWS region ${config.storage.region}`;
+    try {
+      await storage.checkReachable();
+    } catch (error) {
+      const reason =
+        error instanceof Error
+          ? [error.name, error.message].filter((part, i, all) => part && all.indexOf(part) === i).join(': ')
+          : String(error);
+      throw new StartupRefused(
+        `STORAGE=s3: the bucket ${config.storage.bucket} at ${where} is not reachable (${reason}); ` +
+          'check S3_BUCKET, S3_ENDPOINT, S3_REGION and the credentials',
+      );
+    }
+  }
+  return storage;
 }

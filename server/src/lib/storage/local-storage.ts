@@ -51,8 +51,9 @@ export class LocalStorage implements Storage {
     await fs.promises.rm(this.fileOf(key), { force: true });
   }
 
-  signedUrl(key: string, ttlSeconds: number): string {
-    return this.signer.sign(key, ttlSeconds);
+  /** The /files routes set the headers themselves (from the database), so the options are not needed here. */
+  signedUrl(key: string, ttlSeconds: number): Promise<string> {
+    return Promise.resolve(this.signer.sign(key, ttlSeconds));
   }
 
   verify(key: string, exp: string | undefined, sig: string | undefined): SignatureCheck {

@@ -8,8 +8,20 @@ export interface StoredFile {
 }
 
 /**
+ * How a download answers, for drivers whose URLs are not served by this server (S3 presigned GETs carry
+ * them as `response-content-type` etc.). The local driver's /files routes decide these from the database.
+ */
+export interface SignedUrlOptions {
+  contentType?: string;
+  contentDisposition?: string;
+  cacheControl?: string;
+}
+
+/**
  * Where uploads live (DESIGN.md, Files). The local driver keeps them under DATA_DIR/uploads and signs
- * its own download URLs; an S3-compatible driver would answer `signedUrl` with a presigned URL.
+ * its own download URLs (server-relative, `/files/…`); the S3 driver (s3-storage.ts) answers `signedUrl`
+ * with an absolute presigned GET URL of the bucket. Uploads always reach the server first (it sniffs the
+ * type and counts the size) and are then `put`: no client ever writes to the store directly.
  * Keys are always ours (`newFileKey`), never a name or path a user chose.
  */
 export interface Storage {
@@ -17,8 +29,8 @@ export interface Storage {
   /** null when no such file. */
   get(key: string): Promise<StoredFile | null>;
   delete(key: string): Promise<void>;
-  /** A download URL valid for `ttlSeconds`. */
-  signedUrl(key: string, ttlSeconds: number): string;
+  /** A download URL valid for `ttlSeconds`: server-relative (local) or absolute (S3). */
+  signedUrl(key: string, ttlSeconds: number, options?: SignedUrlOptions): Promise<string>;
   /**
    * Drivers whose URLs point at this server's /files route check them here; a driver whose URLs go
    * elsewhere (S3 presigned) leaves it out and /files answers 404.

@@ -15,6 +15,20 @@ export function attachmentDisposition(fileName: string): string {
 }
 
 /**
+ * How an attachment is served: images inline, everything else as a download under its name. The same
+ * headers go into an S3 presigned URL (`response-content-*`), where nosniff cannot be set: the stored type
+ * was decided from the bytes, and markup is never accepted (sniff.ts).
+ */
+export function fileHeaders(record: { content_type: string; file_name: string }) {
+  const image = record.content_type.startsWith('image/');
+  return {
+    'Content-Type': record.content_type,
+    'Content-Disposition': image ? 'inline' : attachmentDisposition(record.file_name),
+    'Cache-Control': 'private, max-age=3600',
+  };
+}
+
+/**
  * GET /files/:key?exp&sig: the local storage driver's downloads. The signature is the authorization
  * (an <img> cannot send a bearer token); links expire. Images display inline, everything else downloads,
  * and nosniff keeps the browser to the type we decided from the bytes.
@@ -32,13 +46,13 @@ export function fileRoutes(deps: AppDeps) {
     const record = await findAttachment(deps.db, key);
     const file = record && (await deps.storage.get(key));
     if (!record || !file) throw notFound();
-    const image = record.content_type.startsWith('image/');
+    const headers = fileHeaders(record);
     return c.body(file.body, 200, {
-      'Content-Type': record.content_type,
+      'Content-Type': headers['Content-Type'],
       'Content-Length': String(file.size),
-      'Content-Disposition': image ? 'inline' : attachmentDisposition(record.file_name),
+      'Content-Disposition': headers['Content-Disposition'],
       'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'private, max-age=3600',
+      'Cache-Control': headers['Cache-Control'],
     });
   });
 }

@@ -54,13 +54,17 @@ export async function findAttachment(
  * The keys among `keys` that `userId` may see, in one query: files sent to a group the user is in
  * (group_members_user_idx) or to a pair the user is one of ("pair:<me>:…" or "pair:…:<me>").
  */
-export async function visibleKeys(db: DB, userId: string, keys: readonly string[]): Promise<string[]> {
+export async function visibleFiles(
+  db: DB,
+  userId: string,
+  keys: readonly string[],
+): Promise<{ key: string; content_type: string; file_name: string }[]> {
   if (keys.length === 0) return [];
   const prefix = `pair:${userId}:`;
   const suffix = `:${userId}`;
   const rows = await db
     .selectFrom('attachments')
-    .select('key')
+    .select(['key', 'content_type', 'file_name'])
     .where('key', 'in', keys)
     .where((eb) =>
       eb.or([
@@ -80,5 +84,5 @@ export async function visibleKeys(db: DB, userId: string, keys: readonly string[
       ]),
     )
     .execute();
-  return rows.map((row) => row.key);
+  return rows;
 }

@@ -14,7 +14,8 @@ import { readBody } from '../../lib/validate';
 import { readId } from '../../lib/http/request';
 import { memberGroupId } from '../groups';
 import { findUserById } from '../users';
-import { visibleKeys } from './repo';
+import { fileHeaders } from './file-routes';
+import { visibleFiles } from './repo';
 import { storeDirectAttachment, storeGroupAttachment } from './service';
 import { readUpload, uploadBodyLimit } from './upload';
 
@@ -59,9 +60,16 @@ export function attachmentRoutes(deps: AppDeps) {
       const userId = c.get('user').id;
       signs.consume(userId);
       const { keys } = await readBody(c, signFilesBodySchema);
-      const allowed = await visibleKeys(deps.db, userId, [...new Set(keys)]);
+      const allowed = await visibleFiles(deps.db, userId, [...new Set(keys)]);
       const urls: Record<string, string> = {};
-      for (const key of allowed) urls[key] = deps.storage.signedUrl(key, SIGNED_FILE_URL_TTL_SECONDS);
+      for (const file of allowed) {
+        const headers = fileHeaders(file);
+        urls[file.key] = await deps.storage.signedUrl(file.key, SIGNED_FILE_URL_TTL_SECONDS, {
+          contentType: headers['Content-Type'],
+          contentDisposition: headers['Content-Disposition'],
+          cacheControl: headers['Cache-Control'],
+        });
+      }
       return c.json({ urls });
     });
 }

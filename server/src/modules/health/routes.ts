@@ -1,15 +1,32 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
-import type { AppDeps } from '../../lib/deps';
+import type { AppDeps } from '../../deps';
+import type { NodeLifecycle, ReadinessCheck } from '../../lib/lifecycle';
 
-/** Liveness plus a database round trip, for load balancers and the start script. */
-export function healthRoutes(deps: AppDeps) {
+/** Health answers are about this instant: never kept by a browser, a proxy or a CDN. */
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/**
+ * `GET /healthz`: liveness. The process answers HTTP; nothing else is asked, so a database outage does not
+ * get every node restarted. It stays 200 while the node drains.
+ */
+export function healthRoutes() {
+  return new Hono().get('/', (c) => c.json({ ok: true }, 200, NO_STORE));
+}
+
+/**
+ * `GET /readyz`: whether a load balancer should send this node traffic. 200 `{ status: 'ready', checks }`
+ * when every dependency answers within the checks' timeout; 503 with the check that failed, or
+ * `{ status: 'draining' }` from SIGTERM on. Only check names and states, never an error's text.
+ */
+export function readinessRoutes(lifecycle: NodeLifecycle) {
   return new Hono().get('/', async (c) => {
-    try {
-      await sql`select 1`.execute(deps.db);
-      return c.json({ ok: true });
-    } catch {
-      return c.json({ ok: false }, 503);
-    }
+    const readiness = await lifecycle.readiness();
+    return c.json(readiness, readiness.status === 'ready' ? 200 : 503, NO_STORE);
   });
+}
+
+/** The checks of this node: the database (a trivial query). A Redis check joins here with REDIS_URL. */
+export function readinessChecks(deps: AppDeps): ReadinessCheck[] {
+  return [{ name: 'database', run: () => sql`select 1`.execute(deps.db) }];
 }

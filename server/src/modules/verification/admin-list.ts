@@ -106,7 +106,13 @@ export async function documentUrl(
   });
   if (!doc) throw new HttpError(404, ADMIN_MSG.noDocument);
   return {
-    url: deps.storage.signedUrl(doc.storage_key, UPLOAD.reviewUrlTtlSeconds),
+    // The local driver's URL is its /files/documents route (headers from the database); S3's is a presigned
+    // GET that answers with the same headers.
+    url: await deps.storage.signedUrl(doc.storage_key, UPLOAD.reviewUrlTtlSeconds, {
+      contentType: doc.content_type,
+      contentDisposition: 'inline',
+      cacheControl: 'private, no-store',
+    }),
     contentType: doc.content_type,
   };
 }

@@ -3,9 +3,10 @@ import type { SignatureCheck } from '../../lib/storage';
 
 /**
  * Where a student PUTs their document: a URL that is itself the short-lived permission (no bearer token),
- * as an object store's presigned URL is. The local driver's URL points at this server's PUT route, signed
- * with HMAC-SHA256 over the method, key, content type and expiry; an S3 driver would answer a presigned URL
- * through the same two members, and the PUT route would not be used.
+ * as an object store's presigned URL is. With either storage driver (STORAGE=local or s3) it points at this
+ * server's PUT route, signed with HMAC-SHA256 over the method, key, content type and expiry: the server
+ * must see the bytes (type by content, size while receiving) before they are stored, so a presigned PUT
+ * straight to the bucket is never handed out. The route then `put`s the checked bytes into the storage.
  */
 export interface DocumentUploadTarget {
   /** The `bucket` of the sign answer (the spec's field); submissions must name it. */

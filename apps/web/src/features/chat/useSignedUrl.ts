@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { fileKeyFromUrl } from '@campus/protocol';
 import { useApi } from '../../lib/ApiContext';
 import { usePlatform } from '../../platform';
+import { absoluteUploadUrl } from '../upload/upload-api';
 import { signedUrlCacheFor } from './signed-urls';
 
 /** Never ask again more often than this, whatever expiry a URL claims. */
@@ -42,5 +43,6 @@ export function useSignedUrl(attachmentUrl: string | null): string | null {
 
   if (!key) return null;
   const url = signed?.key === key ? signed.url : cache.cached(key);
-  return url ? `${serverUrl}${url}` : null;
+  // The local driver's URLs are this server's paths; an object store's (STORAGE=s3) are absolute already.
+  return url ? absoluteUploadUrl(url, serverUrl) : null;
 }

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
+import { NodeLifecycle } from '../src/lib/lifecycle';
+import { startTestServer, type TestServer } from './support/test-server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+/** Every statement the database is asked to prepare fails, as on a lost disk, until `restore`. */
+function breakDatabase(): { restore(): void } {
+  const sqlite = server.deps.sqlite;
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = (() => {
+    throw Object.assign(new Error('disk I/O error at /secret/path/campus-talk.sqlite'), {
+      code: 'SQLITE_IOERR',
+    });
+  }) as typeof sqlite.prepare;
+  return {
+    restore: () => {
+      sqlite.prepare = prepare;
+    },
+  };
+}
+
+describe('/healthz and /readyz', () => {
+  it('is ready when the database answers, with no-store and the security headers, no sign-in needed', async () => {
+    const res = await server.get('/readyz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ready', checks: { database: 'ok' } });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const live = await server.get('/healthz');
+    expect(live.status).toBe(200);
+    expect(live.body).toEqual({ ok: true });
+    expect(live.headers.get('cache-control')).toBe('no-store');
+    expect(live.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('answers 503 naming the failed check on a database fault, and nothing of the error; /healthz stays 200', async () => {
+    const broken = breakDatabase();
+    try {
+      const res = await server.get('/readyz');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ status: 'unavailable', checks: { database: 'failed' } });
+      expect(JSON.stringify(res.body)).not.toMatch(/disk|secret|SQLITE/);
+      // Liveness asks nothing of the database: a database outage must not get the node restarted.
+      expect((await server.get('/healthz')).status).toBe(200);
+    } finally {
+      broken.restore();
+    }
+    expect((await server.get('/readyz')).status).toBe(200);
+  });
+
+  it('counts a check that does not answer in time as failed (a hung database, later Redis)', async () => {
+    const lifecycle = new NodeLifecycle(
+      [
+        { name: 'database', run: () => Promise.resolve() },
+        { name: 'redis', run: () => new Promise(() => undefined) },
+      ],
+      50,
+    );
+    const started = Date.now();
+    expect(await lifecycle.readiness()).toEqual({
+      status: 'unavailable',
+      checks: { database: 'ok', redis: 'timeout' },
+    });
+    expect(Date.now() - started).toBeLessThan(1000);
+    lifecycle.startDraining();
+    expect(await lifecycle.readiness()).toEqual({ status: 'draining' });
+  });
+
+  it('reads DRAIN_TIMEOUT_MS, 10 s by default', () => {
+    expect(loadConfig({}).drainTimeoutMs).toBe(10_000);
+    expect(loadConfig({ DRAIN_TIMEOUT_MS: '2500' }).drainTimeoutMs).toBe(2500);
+    for (const bad of ['0', '-5', 'soon', '1.5', '600001'])
+      expect(() => loadConfig({ DRAIN_TIMEOUT_MS: bad })).toThrow(/DRAIN_TIMEOUT_MS/);
+  });
+});
