@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/bootstrap.sh --with-browser
 pnpm install --frozen-lockfile
+bash scripts/ensure-redis.sh
 pnpm test

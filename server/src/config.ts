@@ -73,6 +73,22 @@ export interface Config {
    * 's3' puts them in an S3 bucket (S3_* variables), so several nodes share them.
    */
   storage: StorageConfig;
+  /**
+   * REDIS_URL: several nodes share live delivery through this Redis (committed changes, typing and other
+   * ephemeral frames, session revocation); unset, everything stays in this process (realtime/bus.ts).
+   */
+  redis: RedisConfig | undefined;
+}
+
+export interface RedisConfig {
+  url: string;
+  /** REDIS_PREFIX: the channels' prefix, so deployments (or test runs) sharing one Redis stay apart. */
+  prefix: string;
+  /**
+   * How often a node checks the change log for changes whose Redis message it missed (pub/sub is at most
+   * once); also done on every reconnect to Redis. No variable: tests lengthen it.
+   */
+  gapCheckMs: number;
 }
 
 /** STORAGE=s3: an S3 bucket, or an S3-compatible store's at S3_ENDPOINT (path-style addressing there). */
@@ -137,7 +153,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     randomCountFloor: 3,
     storage: parseStorage(env),
+    redis: parseRedis(env.REDIS_URL, env.REDIS_PREFIX),
   };
+}
+
+function parseRedis(url: string | undefined, prefix: string | undefined): RedisConfig | undefined {
+  if (!url) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:'))
+    throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
+  const channelPrefix = prefix || 'campus-talk';
+  if (!/^[A-Za-z0-9._:-]{1,64}$/.test(channelPrefix))
+    throw new Error(`REDIS_PREFIX must be 1 to 64 letters, digits, dots, colons, dashes or underscores`);
+  return { url, prefix: channelPrefix, gapCheckMs: 1000 };
 }
 
 function parseStorage(env: NodeJS.ProcessEnv): StorageConfig {

@@ -20,6 +20,7 @@ import type { AppDeps } from './deps';
 import { readinessChecks } from './modules/health/routes';
 import { countUsers } from './modules/users/repo';
 import { createRealtimeEngine, type RealtimeEngine } from './realtime/engine';
+import { connectRedis, redisLiveSockets, type RedisLink } from './realtime/redis-bus';
 import type { RealtimeOptions } from './realtime/options';
 import { createWebSocketServer } from './realtime/ws-route';
 import { openStorage } from './lib/storage';
@@ -41,6 +42,8 @@ export interface RunningServer {
   deps: AppDeps;
   /** The realtime engine behind deps.transactor and deps.realtime (tests read its seq counter). */
   engine: RealtimeEngine;
+  /** REDIS_URL's connections (tests drop messages through its subscriber); undefined without it. */
+  redis: RedisLink | undefined;
   /**
    * The first half of a graceful shutdown (SIGTERM): /readyz answers 503 at once, the listener closes (no
    * new connections; upgrades still arriving on open ones get 503), in-flight requests and mutations finish
@@ -71,18 +74,29 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       : (devMailbox ?? refusingMailer());
 
   const now = options.now ?? Date.now;
+  let redis: RedisLink | undefined;
+  if (config.redis) {
+    try {
+      redis = await connectRedis(config.redis, log);
+    } catch (err) {
+      await close();
+      throw err;
+    }
+  }
   const engine = createRealtimeEngine(sqlite, {
     now,
     realtime: options.realtime,
     onError: (err) => log.error({ err }, 'realtime delivery failed'),
+    redis: redis && config.redis && { link: redis, gapCheckMs: config.redis.gapCheckMs },
   });
+  const onRevokeError = (err: unknown) => log.error({ err }, 'closing a revoked socket failed');
   const deps: AppDeps = {
     config,
     db,
     sqlite,
     transactor: engine.transactor,
     realtime: engine.hub,
-    liveSockets: createLiveSockets((err) => log.error({ err }, 'closing a revoked socket failed')),
+    liveSockets: redis ? redisLiveSockets(redis, onRevokeError) : createLiveSockets(onRevokeError),
     storage: await openStorage(config, now),
     push: createPushService({
       vapid: loadOrCreateVapidKeys(config.dataDir),
@@ -138,6 +152,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     port,
     deps,
     engine,
+    redis,
     drain(timeoutMs = config.drainTimeoutMs) {
       draining ??= (async () => {
         lifecycle.startDraining();
@@ -180,6 +195,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         // Keep-alive sockets would hold close() open; they carry no in-flight work we must wait for.
         if ('closeAllConnections' in server) server.closeAllConnections();
         await closed;
+        await redis?.close();
         mailer.close();
         await deps.ocr.close();
         await close();

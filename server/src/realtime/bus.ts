@@ -51,7 +51,7 @@ export interface EphemeralBus {
 }
 
 /** Subscribers are called synchronously, in subscription order; one failing does not stop the others. */
-class Listeners<A extends unknown[]> {
+export class Listeners<A extends unknown[]> {
   private list: ((...args: A) => void)[] = [];
 
   constructor(private readonly onError: (err: unknown) => void) {}

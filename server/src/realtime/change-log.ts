@@ -50,7 +50,19 @@ export function changeLogStatements(sqlite: SQLite.Database) {
     'SELECT audience, seq FROM change_audience WHERE seq > ?',
   );
 
+  // A range of the log with each entry's audiences in one statement (a node filling a gap in its Redis feed).
+  const range = sqlite.prepare<[number, number], LogRow & { audiences: string }>(
+    `SELECT l.seq, l.payload, (SELECT json_group_array(a.audience) FROM change_audience a WHERE a.seq = l.seq)
+       AS audiences FROM change_log l WHERE l.seq > ? AND l.seq <= ? ORDER BY l.seq`,
+  );
+
   return {
+    /** Entries with `after` < seq ≤ `upTo` and their audiences, in seq order. */
+    entriesBetween(after: number, upTo: number): (LogRow & { audiences: string[] })[] {
+      return range
+        .all(after, upTo)
+        .map((row) => ({ ...row, audiences: JSON.parse(row.audiences) as string[] }));
+    },
     /** Entries after `after` with their audiences, in seq order. */
     entriesAfter(after: number): (LogRow & { audiences: string[] })[] {
       const audiences = new Map<number, string[]>();

@@ -2,6 +2,8 @@ import type SQLite from 'better-sqlite3';
 import { inProcessChangeBus, inProcessEphemeralBus, type ChangeBus, type EphemeralBus } from './bus';
 import { Hub } from './hub';
 import { DEFAULT_REALTIME_OPTIONS, type RealtimeOptions } from './options';
+import { changeLogStatements } from './change-log';
+import { RedisChangeBus, RedisEphemeralBus, type RedisLink } from './redis-bus';
 import { SqliteTransactor } from './sqlite-transactor';
 
 export interface EngineOptions {
@@ -10,6 +12,8 @@ export interface EngineOptions {
   realtime?: Partial<RealtimeOptions>;
   /** A bus subscriber that threw (it never reaches the committer). */
   onError?: (err: unknown) => void;
+  /** REDIS_URL: the buses go through Redis to every node; unset, they stay in this process. */
+  redis?: { link: RedisLink; gapCheckMs: number };
 }
 
 /**
@@ -33,14 +37,33 @@ export interface RealtimeEngine {
 
 export function createRealtimeEngine(sqlite: SQLite.Database, options: EngineOptions): RealtimeEngine {
   const onError = options.onError ?? (() => undefined);
-  const changes = inProcessChangeBus(onError);
-  const ephemeral = inProcessEphemeralBus(onError);
-  const transactor = new SqliteTransactor(sqlite, { now: options.now, bus: changes });
+  const redis = options.redis;
+  const redisChanges =
+    redis &&
+    new RedisChangeBus({
+      link: redis.link,
+      sqlite,
+      log: changeLogStatements(sqlite),
+      gapCheckMs: redis.gapCheckMs,
+      onError,
+    });
+  const changes: ChangeBus = redisChanges ?? inProcessChangeBus(onError);
+  const ephemeral: EphemeralBus = redis
+    ? new RedisEphemeralBus(redis.link, onError)
+    : inProcessEphemeralBus(onError);
+  const transactor = new SqliteTransactor(sqlite, {
+    now: options.now,
+    bus: changes,
+    deliveredSeq: redisChanges && (() => redisChanges.deliveredSeq()),
+  });
   transactor.prune();
   const pruneTimer = setInterval(() => transactor.prune(), options.pruneEveryMs ?? 60 * 60 * 1000);
   pruneTimer.unref();
   const hub = new Hub(changes, ephemeral);
-  hub.onClose(() => clearInterval(pruneTimer));
+  hub.onClose(() => {
+    clearInterval(pruneTimer);
+    redisChanges?.close();
+  });
   return {
     transactor,
     changes,

@@ -10,6 +10,11 @@ import type { Query, ReadTx, SqlParam, Transactor, Tx } from './transaction';
 export interface SqliteTransactorOptions {
   now: () => number;
   bus: ChangeBus;
+  /**
+   * The last seq this node's bus has delivered, changes other nodes committed included (Redis): a pull
+   * reads up to it, so what went out live before the pull is in the pull. Unset: this node's commits only.
+   */
+  deliveredSeq?: () => number;
 }
 
 /** Whether the commit or read a `tx` was handed out for is still running. */
@@ -48,7 +53,8 @@ export class SqliteTransactor implements Transactor {
   }
 
   currentSeq(): number {
-    return this.committed;
+    const delivered = this.options.deliveredSeq?.();
+    return delivered !== undefined && delivered > this.committed ? delivered : this.committed;
   }
 
   /** Highest pruned seq: a cursor below it cannot be caught up. */

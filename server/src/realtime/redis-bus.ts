@@ -1,0 +1,306 @@
+import { randomUUID } from 'node:crypto';
+import type SQLite from 'better-sqlite3';
+import { Redis } from 'ioredis';
+import type { EphemeralFrame } from '@campus/protocol';
+import type { RedisConfig } from '../config';
+import { createLiveSockets, type LiveSockets } from '../lib/auth/live-sockets';
+import type { Logger } from '../lib/logger';
+import type { Audience } from './audiences';
+import {
+  Listeners,
+  type ChangeBus,
+  type CommittedChange,
+  type EphemeralBus,
+  type EphemeralTarget,
+} from './bus';
+import type { ChangeLogStatements, LogRow } from './change-log';
+
+/**
+ * REDIS_URL: the buses of realtime/bus.ts and the live-socket registry across nodes. One connection
+ * publishes, another subscribes (a subscribed connection can do nothing else); ioredis reconnects both
+ * and resubscribes by itself. Every message starts with its node's id and a newline, so a node skips its
+ * own (it delivered them when publishing) without parsing them.
+ */
+export interface RedisLink {
+  readonly nodeId: string;
+  /** Fire and forget: a failure is logged, never thrown (the change log is the truth). */
+  publish(channel: string, body: string): void;
+  /** Routes the channel's messages from other nodes to `handler` (the node id already stripped). */
+  listen(channel: string, handler: (body: string) => void): void;
+  /** After every reconnect of the subscriber (not the first connect). */
+  onReconnect(fn: () => void): void;
+  /** The subscriber connection, for tests that drop messages on purpose. */
+  readonly subscriber: Redis;
+  close(): Promise<void>;
+}
+
+const CHANNELS = ['changes', 'ephemeral', 'revoke'] as const;
+
+/** Connects and subscribes; rejects when Redis does not answer within `timeoutMs`. */
+export async function connectRedis(config: RedisConfig, log: Logger, timeoutMs = 10_000): Promise<RedisLink> {
+  const nodeId = randomUUID();
+  const name = (channel: string) => `${config.prefix}:${channel}`;
+  // The publisher drops what it cannot send now: a commit never waits for Redis, and the other nodes read
+  // what they missed from the change log (gap check) once Redis is back.
+  const pub = new Redis(config.url, { enableOfflineQueue: false, lazyConnect: true });
+  const sub = new Redis(config.url, { lazyConnect: true });
+  const handlers = new Map<string, (body: string) => void>();
+  const reconnectHooks: (() => void)[] = [];
+  let warned = false;
+  const warn = (err: unknown, what: string) => {
+    if (warned) return;
+    warned = true;
+    log.warn({ err }, `redis: ${what} (further failures are not logged until it is back)`);
+  };
+  pub.on('error', (err) => warn(err, 'publisher connection failed'));
+  sub.on('error', (err) => warn(err, 'subscriber connection failed'));
+  pub.on('ready', () => (warned = false));
+  let readyOnce = false;
+  sub.on('ready', () => {
+    warned = false;
+    if (!readyOnce) {
+      readyOnce = true;
+      return;
+    }
+    log.info('redis: subscriber reconnected');
+    for (const fn of reconnectHooks) fn();
+  });
+  sub.on('message', (channel: string, message: string) => {
+    const cut = message.indexOf('\n');
+    if (cut < 0 || message.slice(0, cut) === nodeId) return;
+    handlers.get(channel)?.(message.slice(cut + 1));
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`Redis at REDIS_URL did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    await Promise.race([
+      Promise.all([pub.connect(), sub.connect()]).then(() => sub.subscribe(...CHANNELS.map(name))),
+      deadline,
+    ]);
+  } catch (err) {
+    pub.disconnect();
+    sub.disconnect();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+
+  return {
+    nodeId,
+    subscriber: sub,
+    publish(channel, body) {
+      pub.publish(name(channel), `${nodeId}\n${body}`).catch((err: unknown) => warn(err, 'publish failed'));
+    },
+    listen(channel, handler) {
+      handlers.set(name(channel), handler);
+    },
+    onReconnect(fn) {
+      reconnectHooks.push(fn);
+    },
+    async close() {
+      await Promise.allSettled([pub.quit(), sub.quit()]);
+    },
+  };
+}
+
+export interface RedisChangeBusOptions {
+  link: RedisLink;
+  sqlite: SQLite.Database;
+  log: ChangeLogStatements;
+  gapCheckMs: number;
+  onError: (err: unknown) => void;
+}
+
+function fromRow(row: LogRow & { audiences: readonly string[] }): CommittedChange {
+  return {
+    change: JSON.parse(row.payload) as CommittedChange['change'],
+    json: row.payload,
+    frame: Buffer.from(row.payload),
+    audiences: row.audiences as readonly Audience[],
+  };
+}
+
+/**
+ * The change bus across nodes. A commit is delivered here at once (before its acks, as in one process)
+ * and published as one message: `[[seq, audiences]…]` on one line, then each change's json on its own
+ * line, as committed (JSON never holds a raw newline). A node delivers in seq order: a message whose first
+ * seq is past the last one delivered here (a lost message, a reconnect) first reads the missing range from
+ * the change log; seqs already delivered (a node's own, or another's adopted by a later commit) are skipped.
+ * A periodic check, and one on every reconnect, reads what was committed but never arrived.
+ */
+export class RedisChangeBus implements ChangeBus {
+  private readonly listeners: Listeners<[readonly CommittedChange[]]>;
+  private delivered: number;
+  /** Received while this handle was inside a transaction (its snapshot may not show the gap): for later. */
+  private waiting: CommittedChange[] = [];
+  private retry: NodeJS.Timeout | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(private readonly options: RedisChangeBusOptions) {
+    this.listeners = new Listeners(options.onError);
+    this.delivered = options.log.maxSeq();
+    options.link.listen('changes', (body) => this.receive(body));
+    options.link.onReconnect(() => this.checkGap());
+    this.timer = setInterval(() => this.checkGap(), options.gapCheckMs);
+    this.timer.unref();
+  }
+
+  /** The last seq delivered to this node's connections (the transactor's pull reads up to it). */
+  deliveredSeq(): number {
+    return this.delivered;
+  }
+
+  publish(changes: readonly CommittedChange[]): void {
+    // Entries of another node this one adopted and already delivered need not go round again.
+    const fresh = changes.filter((item) => item.change.seq > this.delivered);
+    if (!fresh.length) return;
+    this.deliver(fresh);
+    const header = JSON.stringify(fresh.map((item) => [item.change.seq, item.audiences]));
+    this.options.link.publish('changes', `${header}\n${fresh.map((item) => item.json).join('\n')}`);
+  }
+
+  subscribe(listener: (changes: readonly CommittedChange[]) => void): () => void {
+    return this.listeners.add(listener);
+  }
+
+  close(): void {
+    this.closed = true;
+    clearInterval(this.timer);
+    clearTimeout(this.retry);
+  }
+
+  private receive(body: string): void {
+    if (this.closed) return;
+    try {
+      const lines = body.split('\n');
+      const header = JSON.parse(lines[0]!) as [number, Audience[]][];
+      const items: CommittedChange[] = [];
+      header.forEach(([seq, audiences], i) => {
+        if (seq <= this.delivered) return;
+        const json = lines[i + 1]!;
+        items.push({
+          change: JSON.parse(json) as CommittedChange['change'],
+          json,
+          frame: Buffer.from(json),
+          audiences,
+        });
+      });
+      if (items.length) this.deliver(items);
+    } catch (err) {
+      this.options.onError(err);
+    }
+  }
+
+  /** `items` in seq order; what is already delivered is skipped, a gap before them read from the log. */
+  private deliver(items: readonly CommittedChange[]): void {
+    let batch = (
+      this.waiting.length ? [...this.waiting, ...items].sort((a, b) => a.change.seq - b.change.seq) : items
+    ).filter((item) => item.change.seq > this.delivered);
+    this.waiting = [];
+    if (!batch.length) return;
+    const first = batch[0]!.change.seq;
+    if (first > this.delivered + 1) {
+      // A commit or read is open on this handle: its snapshot may not show the gap yet. Soon, in order.
+      if (this.options.sqlite.inTransaction) {
+        this.waiting = batch;
+        return this.scheduleRetry();
+      }
+      batch = [...this.options.log.entriesBetween(this.delivered, first - 1).map(fromRow), ...batch];
+    }
+    // Duplicates within the batch (a change both waiting and received again) go out once.
+    const ordered: CommittedChange[] = [];
+    for (const item of batch) {
+      if (item.change.seq <= (ordered[ordered.length - 1]?.change.seq ?? this.delivered)) continue;
+      ordered.push(item);
+    }
+    this.delivered = ordered[ordered.length - 1]!.change.seq;
+    this.listeners.call(ordered);
+  }
+
+  private scheduleRetry(): void {
+    if (this.retry || this.closed) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.deliver([]);
+    }, 5);
+    this.retry.unref();
+  }
+
+  /** Changes committed (by any node) that never arrived: read from the log and delivered in order. */
+  private checkGap(): void {
+    if (this.closed) return;
+    if (this.options.sqlite.inTransaction) return this.scheduleRetry();
+    try {
+      const latest = this.options.log.maxSeq();
+      if (latest <= this.delivered) return;
+      this.deliver(this.options.log.entriesBetween(this.delivered, latest).map(fromRow));
+    } catch (err) {
+      this.options.onError(err);
+    }
+  }
+}
+
+/**
+ * Ephemeral frames across nodes: delivered here at once, and published as `{u, a, x}` (users, audience,
+ * except) on one line and the frame's json on the next; every other node delivers to its own connections.
+ */
+export class RedisEphemeralBus implements EphemeralBus {
+  private readonly listeners: Listeners<[EphemeralTarget, string]>;
+
+  constructor(
+    private readonly link: RedisLink,
+    onError: (err: unknown) => void,
+  ) {
+    this.listeners = new Listeners(onError);
+    link.listen('ephemeral', (body) => {
+      const cut = body.indexOf('\n');
+      try {
+        const head = JSON.parse(body.slice(0, cut)) as { u?: string[]; a?: Audience; x?: string };
+        this.listeners.call({ users: head.u, audience: head.a, exceptUserId: head.x }, body.slice(cut + 1));
+      } catch (err) {
+        onError(err);
+      }
+    });
+  }
+
+  publish(target: EphemeralTarget, frame: EphemeralFrame): void {
+    const json = JSON.stringify(frame);
+    // An iterable may be read once only: both deliveries need it.
+    const users = target.users ? [...target.users] : undefined;
+    this.listeners.call({ ...target, users }, json);
+    const head = JSON.stringify({ u: users, a: target.audience, x: target.exceptUserId });
+    this.link.publish('ephemeral', `${head}\n${json}`);
+  }
+
+  subscribe(listener: (target: EphemeralTarget, json: string) => void): () => void {
+    return this.listeners.add(listener);
+  }
+}
+
+/** Revokes this node's sockets at once and tells the other nodes to revoke theirs. */
+export function redisLiveSockets(link: RedisLink, onError: (err: unknown) => void): LiveSockets {
+  const local = createLiveSockets(onError);
+  link.listen('revoke', (body) => {
+    const id = body.slice(2);
+    if (body.startsWith('s:')) local.revokeSession(id);
+    else if (body.startsWith('u:')) local.revokeUser(id);
+  });
+  return {
+    track: (sessionId, socket) => local.track(sessionId, socket),
+    revokeSession(sessionId) {
+      local.revokeSession(sessionId);
+      link.publish('revoke', `s:${sessionId}`);
+    },
+    revokeUser(userId) {
+      local.revokeUser(userId);
+      link.publish('revoke', `u:${userId}`);
+    },
+  };
+}
