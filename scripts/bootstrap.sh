@@ -42,7 +42,7 @@ if [ "${1:-}" = "--with-browser" ] && ! command -v turnserver >/dev/null 2>&1; t
   _ct_sudo=""
   [ "$(id -u)" = "0" ] || _ct_sudo="sudo"
   { $_ct_sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $_ct_sudo apt-get install -y -qq coturn; } >&2 ||
-    echo "bootstrap: coturn could not be installed; the TURN call test will be skipped" >&2
+    echo "bootstrap: coturn could not be installed; the TURN call test will be skipped (and fails on CI)" >&2
 fi
 unset -f _ct_node_ok
 unset _ct_root _ct_node _ct_sudo

@@ -1,12 +1,5 @@
 import { useId } from 'react';
-import {
-  BRANCH_OPTIONS,
-  INTEREST_OPTIONS,
-  PROFILE,
-  SKILL_LEVELS,
-  type Branch,
-  type SkillLevel,
-} from '@campus/protocol';
+import { BRANCH_OPTIONS, INTEREST_OPTIONS, PROFILE, SKILL_LEVELS } from '@campus/protocol';
 import type { ProfileDraft } from './profile-body';
 
 interface Props {
@@ -23,8 +16,6 @@ export function FocusedProfileFields({ draft, edit, error }: Props) {
   const sectionId = useId();
   const interestsId = useId();
   const countId = useId();
-  const skillId = useId();
-  const branchId = useId();
   const full = draft.interests.length >= PROFILE.maxInterests;
 
   const toggle = (interest: (typeof INTEREST_OPTIONS)[number]) =>
@@ -77,43 +68,55 @@ export function FocusedProfileFields({ draft, edit, error }: Props) {
         ) : null}
       </fieldset>
       <div className="profile-fields">
-        <div className="field">
-          <label className="field__label" htmlFor={skillId}>
-            Skill Level
-          </label>
-          <select
-            id={skillId}
-            className="field__input"
-            value={draft.skillLevel}
-            onChange={(event) => edit({ skillLevel: event.target.value as SkillLevel | '' })}
-          >
-            <option value="">Not set</option>
-            {SKILL_LEVELS.map((level) => (
-              <option key={level} value={level}>
-                {level}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={branchId}>
-            Branch/Major
-          </label>
-          <select
-            id={branchId}
-            className="field__input"
-            value={draft.branch}
-            onChange={(event) => edit({ branch: event.target.value as Branch | '' })}
-          >
-            <option value="">Not set</option>
-            {BRANCH_OPTIONS.map((branch) => (
-              <option key={branch} value={branch}>
-                {branch}
-              </option>
-            ))}
-          </select>
-        </div>
+        <OptionSelect
+          label="Skill Level"
+          options={SKILL_LEVELS}
+          value={draft.skillLevel}
+          onChange={(skillLevel) => edit({ skillLevel })}
+        />
+        <OptionSelect
+          label="Branch/Major"
+          options={BRANCH_OPTIONS}
+          value={draft.branch}
+          onChange={(branch) => edit({ branch })}
+        />
       </div>
     </section>
+  );
+}
+
+/** One of a fixed list, or 'Not set' (''). */
+function OptionSelect<T extends string>({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: readonly T[];
+  value: T | '';
+  onChange(value: T | ''): void;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        className="field__input"
+        value={value}
+        // The select offers only `options` and '': its value is one of them.
+        onChange={(event) => onChange(event.target.value as T | '')}
+      >
+        <option value="">Not set</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
