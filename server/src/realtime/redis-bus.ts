@@ -31,10 +31,16 @@ export interface RedisLink {
   onReconnect(fn: () => void): void;
   /** The subscriber connection, for tests that drop messages on purpose. */
   readonly subscriber: Redis;
+  /**
+   * The command connection (the publisher's): shared state across nodes (presence, queues, counters).
+   * Its offline queue is off, so a command while Redis is down rejects at once instead of piling up.
+   */
+  readonly client: Redis;
   close(): Promise<void>;
 }
 
-const CHANNELS = ['changes', 'ephemeral', 'revoke'] as const;
+/** Every channel a node listens on: one per kind of cross-node traffic. */
+const CHANNELS = ['changes', 'ephemeral', 'revoke', 'presence', 'calls', 'random'] as const;
 
 /** Connects and subscribes; rejects when Redis does not answer within `timeoutMs`. */
 export async function connectRedis(config: RedisConfig, log: Logger, timeoutMs = 10_000): Promise<RedisLink> {
@@ -94,6 +100,7 @@ export async function connectRedis(config: RedisConfig, log: Logger, timeoutMs =
   return {
     nodeId,
     subscriber: sub,
+    client: pub,
     publish(channel, body) {
       pub.publish(name(channel), `${nodeId}\n${body}`).catch((err: unknown) => warn(err, 'publish failed'));
     },
