@@ -117,7 +117,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     now,
   };
   const features = createFeatures(deps);
-  const lifecycle = new NodeLifecycle(readinessChecks(deps));
+  const lifecycle = new NodeLifecycle(readinessChecks(deps, redis));
   const app = createApp(deps, engine, features, lifecycle);
   // One WebSocketServer for every upgrade route (/ws and /notes); Hono routes decide who is upgraded.
   const wss = createWebSocketServer();

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { AppDeps } from '../../deps';
 import type { NodeLifecycle, ReadinessCheck } from '../../lib/lifecycle';
+import type { RedisLink } from '../../realtime/redis-bus';
 
 /** Health answers are about this instant: never kept by a browser, a proxy or a CDN. */
 const NO_STORE = { 'Cache-Control': 'no-store' };
@@ -26,7 +27,12 @@ export function readinessRoutes(lifecycle: NodeLifecycle) {
   });
 }
 
-/** The checks of this node: the database (a trivial query). A Redis check joins here with REDIS_URL. */
-export function readinessChecks(deps: AppDeps): ReadinessCheck[] {
-  return [{ name: 'database', run: () => sql`select 1`.execute(deps.db) }];
+/**
+ * The checks of this node: the database (a trivial query) and, with REDIS_URL, Redis (PING on the command
+ * connection): a node that cannot reach Redis would deliver nothing from other nodes, so it takes no traffic.
+ */
+export function readinessChecks(deps: AppDeps, redis?: Pick<RedisLink, 'client'>): ReadinessCheck[] {
+  const checks: ReadinessCheck[] = [{ name: 'database', run: () => sql`select 1`.execute(deps.db) }];
+  if (redis) checks.push({ name: 'redis', run: () => redis.client.ping() });
+  return checks;
 }
