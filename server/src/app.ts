@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { SERVER_MSG } from '@campus/protocol';
+import { CLIENT_CONFIG_PATH, SERVER_MSG } from '@campus/protocol';
 import type { AppDeps } from './deps';
 import type { RealtimeEngine } from './realtime/engine';
 import type { Features } from './realtime/registry';
@@ -11,6 +11,7 @@ import { storageOrigin } from './lib/storage';
 import { mountWebApp } from './lib/static-web';
 import { isLoopbackHost } from './lib/mail/mail-policy';
 import { authRoutes } from './modules/auth/routes';
+import { clientConfigRoutes } from './modules/client-config/routes';
 import { devMailboxRoutes } from './modules/dev/routes';
 import { healthRoutes, readinessRoutes } from './modules/health/routes';
 import { notesRoutes } from './modules/notes/routes';
@@ -72,6 +73,8 @@ export function createApp(
   // Liveness, and readiness for a load balancer (the database answers; 503 while draining).
   app.route('/healthz', healthRoutes());
   app.route('/readyz', readinessRoutes(lifecycle));
+  // Public, before any /api middleware that authenticates: the desktop app reads it to build its CSP.
+  app.route(CLIENT_CONFIG_PATH, clientConfigRoutes(deps));
   app.route('/api/auth', authRoutes(deps));
   // Before the directory: POST /api/users/register-push-token must not fall into /api/users/:userId.
   app.route('/api', pushRoutes(deps));

@@ -130,6 +130,49 @@ describe('content security policy', () => {
     expect(policy).toContain("connect-src 'self' https://talk.campus.example wss://talk.campus.example;");
   });
 
+  it("allows the bucket's origin (STORAGE=s3) for images, media, fetches and frames", () => {
+    const bucket = 'https://campus-files.s3.eu-west-1.amazonaws.com';
+    const policy = buildContentSecurityPolicy('https://talk.campus.example', [bucket]);
+    const directive = (name: string) =>
+      policy
+        .split('; ')
+        .find((part) => part.startsWith(`${name} `))
+        ?.split(' ')
+        .slice(1) ?? [];
+    for (const name of ['img-src', 'media-src', 'connect-src', 'frame-src']) {
+      expect(directive(name), name).toContain(bucket);
+    }
+    expect(directive('frame-src')).toContain('https://talk.campus.example/files/documents/');
+    for (const name of ['script-src', 'style-src', 'default-src', 'worker-src', 'font-src']) {
+      expect(directive(name), name).toEqual(["'self'"]);
+    }
+  });
+
+  it('drops a file origin that is not a bare http(s) origin', () => {
+    const hostile = [
+      'https://x.example; script-src *',
+      'https://x.example/path',
+      "'unsafe-inline'",
+      'javascript:alert(1)',
+      '*',
+      'https://*.example',
+      'https://a;b.example',
+      "https://x'y.example",
+      'https://x.example ',
+      'data:',
+      'ftp://files.example',
+    ];
+    const policy = buildContentSecurityPolicy('http://localhost:8787', hostile);
+    expect(policy).toBe(buildContentSecurityPolicy('http://localhost:8787'));
+    expect(policy).not.toContain('x.example');
+    expect(policy).not.toContain('unsafe-inline');
+    // A good entry among bad ones still gets in.
+    const mixed = buildContentSecurityPolicy('http://localhost:8787', [...hostile, 'http://127.0.0.1:9000']);
+    expect(mixed).toContain("img-src 'self' blob: data: http://localhost:8787 http://127.0.0.1:9000;");
+    expect(mixed).toContain('frame-src http://localhost:8787/files/documents/ http://127.0.0.1:9000');
+    expect(mixed).not.toContain('x.example');
+  });
+
   it('never lets a malformed server URL inject sources', () => {
     const policy = buildContentSecurityPolicy("javascript:alert(1); script-src 'unsafe-inline'");
     expect(policy).not.toContain('unsafe-inline');

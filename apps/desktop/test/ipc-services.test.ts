@@ -66,6 +66,25 @@ describe('IPC services', () => {
     expect(windows.recreate).toHaveBeenCalledTimes(1);
   });
 
+  it("learns the new server's file origins before its window is created", async () => {
+    const windows = fakeWindows();
+    const order: string[] = [];
+    const refreshWithin = vi.fn(async (serverUrl: string) => {
+      order.push(`origins ${serverUrl}`);
+      return [];
+    });
+    windows.recreate.mockImplementation(() => order.push('recreate'));
+    const services = createIpcServices({
+      settings: createSettingsStore(dir),
+      windows,
+      fileOrigins: { refreshWithin },
+      downloadsDir: () => dir,
+      defer: (task) => task(),
+    });
+    await services.setServerUrl(' https://talk.campus.example/ ');
+    expect(order).toEqual(['origins https://talk.campus.example', 'recreate']);
+  });
+
   it('keeps the window when the URL is refused', async () => {
     const windows = fakeWindows();
     const services = createIpcServices({

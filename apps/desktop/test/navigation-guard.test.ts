@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WebContents } from 'electron';
 import { handleWindowOpen, isSafeExternalUrl } from '../src/main/external-links';
-import { hardenWebContents, isAllowedNavigation } from '../src/main/navigation-guard';
+import { hardenWebContents, isAllowedNavigation, isAllowedSubframe } from '../src/main/navigation-guard';
 
 const electron = vi.hoisted(() => ({
   shell: { openExternal: vi.fn(async (_url: string) => undefined) },
@@ -87,6 +87,49 @@ describe('hardened web contents', () => {
       contents.emit('will-frame-navigate', blocked);
       expect(blocked.preventDefault, blocked.url).toHaveBeenCalled();
     }
+  });
+
+  it("lets a subframe show the bucket's presigned documents (STORAGE=s3), read at each navigation", () => {
+    const contents = new FakeContents();
+    let origins: readonly string[] = [];
+    hardenWebContents(
+      contents as unknown as WebContents,
+      () => 'https://talk.campus.example',
+      () => origins,
+    );
+    const frame = (url: string, isMainFrame = false) => ({ url, isMainFrame, preventDefault: vi.fn() });
+    const presigned = 'https://campus-files.s3.amazonaws.com/documents/u1/abc.pdf?X-Amz-Signature=1';
+
+    const before = frame(presigned);
+    contents.emit('will-frame-navigate', before);
+    expect(before.preventDefault).toHaveBeenCalled();
+
+    origins = ['https://campus-files.s3.amazonaws.com', 'https://x.example; script-src *'];
+    const after = frame(presigned);
+    contents.emit('will-frame-navigate', after);
+    expect(after.preventDefault).not.toHaveBeenCalled();
+    for (const blocked of [
+      frame(presigned, true),
+      frame('http://campus-files.s3.amazonaws.com/documents/u1/abc.pdf'),
+      frame('https://other.s3.amazonaws.com/documents/u1/abc.pdf'),
+      frame('https://campus-files.s3.amazonaws.com.evil.example/documents/x'),
+      frame('https://x.example/documents/x'),
+      frame('https://talk.campus.example/api/auth/me'),
+    ]) {
+      contents.emit('will-frame-navigate', blocked);
+      expect(blocked.preventDefault, blocked.url).toHaveBeenCalled();
+    }
+  });
+
+  it('refuses a file origin that is not a bare origin, and dot-dot paths there', () => {
+    const server = 'https://talk.campus.example';
+    const bucket = 'https://files.example';
+    expect(isAllowedSubframe(`${bucket}/b/documents/u1/a.pdf`, server, [bucket])).toBe(true);
+    expect(isAllowedSubframe(`${bucket}/b/documents/u1/a.pdf`, server, [`${bucket}/b`])).toBe(false);
+    expect(isAllowedSubframe(`${bucket}/b/documents/u1/a.pdf`, server, [`${bucket}/`])).toBe(false);
+    expect(isAllowedSubframe(`${bucket}/b/%2e%2e/..%2fsecret`, server, [bucket])).toBe(false);
+    expect(isAllowedSubframe('javascript:alert(1)', server, ['javascript:alert(1)'])).toBe(false);
+    expect(isAllowedSubframe('https://files.example/x', '', [])).toBe(false);
   });
 
   it('guards subframes and redirects too, and refuses <webview>', () => {

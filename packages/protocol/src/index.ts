@@ -7,6 +7,7 @@ export * from './entities/user';
 export * from './auth/validation';
 export * from './auth/schemas';
 export * from './startup';
+export * from './client-config';
 export * from './chat/entities';
 export * from './chat/constants';
 export * from './chat/messages';

@@ -33,10 +33,20 @@ export function registerAppSchemePrivileges(): void {
 
 /**
  * Serves the built renderer on app://campus-talk. The CSP is computed per request so a changed server URL
- * takes effect in the next window without restarting the app.
+ * takes effect in the next window without restarting the app, and file origins learnt late (the server
+ * answered after the window opened) reach the next document served.
  */
-export function handleAppScheme(rendererDir: string, currentServerUrl: () => string): void {
-  protocol.handle(DESKTOP_SCHEME, (request) =>
-    serveAppRequest(request, rendererDir, buildContentSecurityPolicy(currentServerUrl())),
-  );
+export function handleAppScheme(
+  rendererDir: string,
+  currentServerUrl: () => string,
+  fileOriginsOf: (serverUrl: string) => readonly string[] = () => [],
+): void {
+  protocol.handle(DESKTOP_SCHEME, (request) => {
+    const serverUrl = currentServerUrl();
+    return serveAppRequest(
+      request,
+      rendererDir,
+      buildContentSecurityPolicy(serverUrl, fileOriginsOf(serverUrl)),
+    );
+  });
 }

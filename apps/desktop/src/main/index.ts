@@ -3,6 +3,7 @@ import { app, ipcMain, session } from 'electron';
 import { APP_USER_MODEL_ID } from './app-identity';
 import { handleAppScheme, registerAppSchemePrivileges } from './app-scheme';
 import { deepLinkRouteFromArgv, parseDeepLink, registerDeepLinkClient } from './deep-links';
+import { createFileOriginsCache } from './file-origins';
 import { registerIpcHandlers } from './ipc-handlers';
 import { createIpcServices } from './ipc-services';
 import { createMainWindowController } from './main-window';
@@ -28,6 +29,10 @@ if (!app.requestSingleInstanceLock()) {
 
 function start(): void {
   const settings = createSettingsStore(app.getPath('userData'));
+  // Where the server's downloads point (STORAGE=s3: the bucket), for the CSP and the frame guard. Asked for
+  // now, so the answer is usually in before the first window; per server URL, in memory.
+  const fileOrigins = createFileOriginsCache();
+  const startupOrigins = fileOrigins.refreshWithin(settings.get().serverUrl);
   const windows = createMainWindowController({
     preloadPath: PRELOAD_PATH,
     appVersion: app.getVersion(),
@@ -54,7 +59,11 @@ function start(): void {
     else if (app.isReady()) windows.open();
   });
   app.on('web-contents-created', (_event, contents) =>
-    hardenWebContents(contents, () => settings.get().serverUrl),
+    hardenWebContents(
+      contents,
+      () => settings.get().serverUrl,
+      () => fileOrigins.get(settings.get().serverUrl),
+    ),
   );
 
   app.on('window-all-closed', () => {
@@ -67,13 +76,20 @@ function start(): void {
 
   app
     .whenReady()
-    .then(() => {
-      handleAppScheme(RENDERER_DIR, () => settings.get().serverUrl);
+    .then(async () => {
+      handleAppScheme(
+        RENDERER_DIR,
+        () => settings.get().serverUrl,
+        (serverUrl) => fileOrigins.get(serverUrl),
+      );
       installPermissionHandlers(session.defaultSession);
       registerIpcHandlers(
         ipcMain,
-        createIpcServices({ settings, windows, downloadsDir: () => app.getPath('downloads') }),
+        createIpcServices({ settings, windows, fileOrigins, downloadsDir: () => app.getPath('downloads') }),
       );
+      // At most FILE_ORIGINS_WAIT_MS from start-up: a server that answers by then has its bucket in the first
+      // window's CSP; a later answer reaches the next document served (app-scheme.ts).
+      await startupOrigins;
       windows.open(pendingRoute ?? '/');
       pendingRoute = null;
     })

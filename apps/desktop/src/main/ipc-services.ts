@@ -1,3 +1,4 @@
+import type { FileOriginsCache } from './file-origins';
 import type { IpcServices } from './ipc-handlers';
 import type { MainWindowController } from './main-window';
 import { openExternalSafely } from './external-links';
@@ -10,6 +11,8 @@ export interface IpcServiceDeps {
   settings: SettingsStore;
   windows: MainWindowController;
   downloadsDir: () => string;
+  /** Asked for the new server's file origins before its window is created (the window's CSP needs them). */
+  fileOrigins?: Pick<FileOriginsCache, 'refreshWithin'>;
   /** Defers the window swap; the default lets the invoke() reply go out before its window closes. */
   defer?: (task: () => void) => void;
 }
@@ -20,7 +23,9 @@ export function createIpcServices(deps: IpcServiceDeps): IpcServices {
   const defer = deps.defer ?? ((task) => setImmediate(task));
   return {
     async setServerUrl(url) {
-      await settings.setServerUrl(url);
+      const { serverUrl } = await settings.setServerUrl(url);
+      // Bounded: a slow or unreachable server delays the switch a moment, never blocks it.
+      await deps.fileOrigins?.refreshWithin(serverUrl);
       // The preload read the old URL from argv, which a reload would keep: only a new renderer sees the change.
       defer(() => windows.recreate());
     },
