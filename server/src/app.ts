@@ -9,6 +9,7 @@ import type { NodeLifecycle } from './lib/lifecycle';
 import { apiCors, securityHeaders } from './lib/security-headers';
 import { storageOrigin } from './lib/storage';
 import { mountWebApp } from './lib/static-web';
+import { clientAddress } from './lib/trusted-proxies';
 import { isLoopbackHost } from './lib/mail/mail-policy';
 import { authRoutes } from './modules/auth/routes';
 import { clientConfigRoutes } from './modules/client-config/routes';
@@ -53,6 +54,8 @@ export function createApp(
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
   });
   app.use('*', securityHeaders(deps.config.publicUrl, storageOrigin(deps.config.storage)));
+  // Who the client is, behind a load balancer listed in TRUSTED_PROXIES: every per-IP limit reads it.
+  app.use('*', clientAddress(deps.config.trustedProxies));
   app.use('/api/*', apiCors());
   // Counts requests for a drain; while draining, refuses WebSocket upgrades and ends keep-alive.
   app.use('*', lifecycle.middleware());

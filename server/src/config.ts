@@ -1,7 +1,9 @@
+import type { BlockList } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CALL, RANDOM, type VerificationPolicy } from '@campus/protocol';
 import { resolveDataDir } from './data-dir';
+import { parseTrustedProxies } from './lib/trusted-proxies';
 
 export interface Config {
   port: number;
@@ -30,6 +32,11 @@ export interface Config {
    * Never in production. See lib/mail/mail-policy.ts.
    */
   devMailbox: boolean;
+  /**
+   * TRUSTED_PROXIES: the load balancers' addresses or CIDR ranges; only their X-Forwarded-For is read, so the
+   * per-IP rate limits see students rather than the proxy (lib/trusted-proxies.ts). Unset: the TCP peer.
+   */
+  trustedProxies: BlockList | undefined;
   /**
    * VERIFICATION_POLICY: 'on' (default) lets only verified students (and not_required accounts) post,
    * comment, react and start chats or groups; 'off' lets every signed-in account do everything (a private
@@ -133,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     drainTimeoutMs: parseMs('DRAIN_TIMEOUT_MS', env.DRAIN_TIMEOUT_MS, 10_000),
     authRateMultiplier: nodeEnv === 'test' ? Math.max(1, Number(env.AUTH_RATE_MULTIPLIER) || 1) : 1,
     devMailbox: env.DEV_MAILBOX === '1',
+    trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
     verificationPolicy: parsePolicy(env.VERIFICATION_POLICY),
     ...parseTurn(env.TURN_URLS, env.TURN_SECRET),
     callRingTimeoutMs: parseMs('CALL_RING_TIMEOUT_MS', env.CALL_RING_TIMEOUT_MS, CALL.ringTimeoutMs),

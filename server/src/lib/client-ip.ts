@@ -15,9 +15,12 @@ export function peerAddress(c: Context): string {
   }
 }
 
-/** The key every per-client rate limit counts the request's client by (`clientKey` of its peer address). */
+/**
+ * The key every per-client rate limit counts the request's client by: `clientKey` of the client's address,
+ * which is the TCP peer unless a proxy listed in TRUSTED_PROXIES forwarded the request (trusted-proxies.ts).
+ */
 export function clientIp(c: Context): string {
-  return clientKey(peerAddress(c));
+  return clientKey((c.get('clientAddress') as string | undefined) ?? peerAddress(c));
 }
 
 /**
