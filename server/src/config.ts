@@ -85,7 +85,15 @@ export interface Config {
    * ephemeral frames, session revocation); unset, everything stays in this process (realtime/bus.ts).
    */
   redis: RedisConfig | undefined;
+  /**
+   * DATABASE_URL: a postgres:// (or postgresql://) URL keeps the data in that PostgreSQL, through pg and
+   * Kysely's PostgreSQL dialect (lib/db/postgres.ts), so several nodes share it; unset, SQLite in DATA_DIR.
+   * The same numbered migrations run on both.
+   */
+  database: DatabaseConfig;
 }
+
+export type DatabaseConfig = { kind: 'sqlite' } | { kind: 'postgres'; url: string };
 
 export interface RedisConfig {
   url: string;
@@ -162,7 +170,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     randomCountFloor: 3,
     storage: parseStorage(env),
     redis: parseRedis(env.REDIS_URL, env.REDIS_PREFIX),
+    database: parseDatabase(env.DATABASE_URL),
   };
+}
+
+function parseDatabase(url: string | undefined): DatabaseConfig {
+  if (!url) return { kind: 'sqlite' };
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  // The URL itself may hold a password: the messages never repeat it.
+  if (!parsed || (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:'))
+    throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL (unset for SQLite in DATA_DIR)');
+  if (!parsed.hostname && !parsed.searchParams.has('host'))
+    throw new Error('DATABASE_URL must name the PostgreSQL host (postgres://user@host:5432/database)');
+  return { kind: 'postgres', url };
 }
 
 function parseRedis(url: string | undefined, prefix: string | undefined): RedisConfig | undefined {

@@ -63,6 +63,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const mailPolicy = decideMailPolicy(config);
   if (mailPolicy.kind === 'refuse') throw new StartupRefused(mailPolicy.message);
   if (mailPolicy.kind !== 'smtp' && mailPolicy.warning) log.warn(mailPolicy.warning);
+  // The schema and migrations run on PostgreSQL (lib/db/postgres.ts), but the engine and the features still
+  // use SQLite-only statements: refuse rather than silently keep the data in SQLite.
+  if (config.database.kind === 'postgres')
+    throw new StartupRefused(
+      'DATABASE_URL (PostgreSQL) is not supported by this server yet; unset it for SQLite',
+    );
   const { db, sqlite, close } = openDatabase(path.join(config.dataDir, 'campus-talk.sqlite'));
   const applied = await migrateToLatest(db);
   if (applied.length) log.info({ applied }, 'database migrated');

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import { migrations } from './migrations';
+import { createMigrator } from './migrations';
 import type { Database } from './schema';
 import { keepFilePrivate, makePrivateDir } from '../private-files';
 import { serializedDialect } from './serialized-dialect';
@@ -65,7 +64,7 @@ function restrictSidecars(file: string): void {
 }
 
 export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const migrator = await createMigrator(db);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

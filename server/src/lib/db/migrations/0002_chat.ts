@@ -1,8 +1,10 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl } from './dialect';
 
 /**
  * Chat, groups, attachments, the realtime change log and group notes.
- * Raw SQL because SQLite's WITHOUT ROWID and partial indexes matter here and the builder cannot say them.
+ * Raw SQL because SQLite's WITHOUT ROWID and partial indexes matter here and the builder cannot say them;
+ * PostgreSQL gets the same statements through dialect.ts's postgresDdl.
  * Every list query of the chat has its index named beside it.
  */
 const UP = [
@@ -141,7 +143,7 @@ const DOWN = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of UP) await sql.raw(statement).execute(db);
+  for (const statement of UP) await ddl(db, statement);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl } from './dialect';
 
 /**
  * Confessions: nicknames, confessions with their reaction and comment counts, reactions and comments.
@@ -67,7 +68,7 @@ const UP = [
 const DOWN = ['confession_comments', 'confession_reactions', 'confessions', 'nicknames'];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of UP) await sql.raw(statement).execute(db);
+  for (const statement of UP) await ddl(db, statement);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl } from './dialect';
 
 /**
  * Notifications (the bell's list and unread count) and web-push subscriptions.
@@ -35,7 +36,7 @@ const UP = [
 const DOWN = ['push_subscriptions', 'notifications'];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of UP) await sql.raw(statement).execute(db);
+  for (const statement of UP) await ddl(db, statement);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl, dialectOf } from './dialect';
 
 /**
  * Notifications learn which confession they are about (until now only inside `data`), so deleting a
@@ -13,7 +14,37 @@ const UP = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of UP) await sql.raw(statement).execute(db);
+  if (dialectOf(db) === 'sqlite') {
+    for (const statement of UP) await sql.raw(statement).execute(db);
+    return;
+  }
+  await ddl(db, UP[0]!);
+  await backfillInJs(db);
+  await sql.raw(UP[2]!).execute(db);
+}
+
+/**
+ * PostgreSQL 15 has no json_valid (a cast of malformed JSON aborts the statement), so the backfill parses
+ * `data` here, skipping what is not a JSON object, as the SQLite statement does.
+ */
+async function backfillInJs(db: Kysely<unknown>): Promise<void> {
+  const rows = await sql<{ id: string; data: string }>`
+    SELECT id, data FROM notifications WHERE data LIKE '%confessionId%'`.execute(db);
+  for (const row of rows.rows) {
+    let id: unknown;
+    try {
+      const data: unknown = JSON.parse(row.data);
+      id =
+        data !== null && typeof data === 'object'
+          ? (data as Record<string, unknown>).confessionId
+          : undefined;
+    } catch {
+      continue;
+    }
+    if (id === undefined || id === null) continue;
+    const value = typeof id === 'string' ? id : JSON.stringify(id);
+    await sql`UPDATE notifications SET confession_id = ${value} WHERE id = ${row.id}`.execute(db);
+  }
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import unhomoglyph from 'unhomoglyph';
+import { ddl, dialectOf } from './dialect';
 
 /**
  * Look-alike nicknames ('nіght_owl' with a Cyrillic і, 'night_owI' with a capital I) were free while
@@ -37,7 +38,7 @@ interface Named {
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of UP) await sql.raw(statement).execute(db);
+  for (const statement of UP) await ddl(db, statement);
 
   const current = await sql<Named>`SELECT user_id, nickname FROM nicknames`.execute(db);
   for (const row of current.rows) {
@@ -46,13 +47,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
   }
   // A claim keeps only the lower-cased key, yet capitals change the look: take it from the first thing the
-  // name signed, as 0005 took the claims (oldest first).
+  // name signed, as 0005 took the claims (oldest first). PostgreSQL 15 wants the subquery named.
+  const alias = sql.raw(dialectOf(db) === 'postgres' ? ' AS signed' : '');
   const signed = await sql<Named>`
     SELECT user_id, nickname FROM (
       SELECT author_id AS user_id, nickname, min(created_at) AS first FROM confessions GROUP BY author_id, nickname
       UNION ALL
       SELECT author_id, nickname, min(created_at) FROM confession_comments GROUP BY author_id, nickname
-    ) ORDER BY first`.execute(db);
+    )${alias} ORDER BY first`.execute(db);
   for (const row of signed.rows) {
     await sql`UPDATE nickname_claims SET skeleton = ${skeletonOf(row.nickname)}
                WHERE nickname_key = ${keyOf(row.nickname)} AND user_id = ${row.user_id} AND skeleton IS NULL`.execute(

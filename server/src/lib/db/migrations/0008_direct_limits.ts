@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl, dialectOf, type Dialect } from './dialect';
 
 /** The conversation's pair key, "<smaller id>:<larger id>" as in direct_messages.pair (directRoomId). */
 const PAIR = `CASE WHEN direct_conversations.user_id < direct_conversations.peer_id
@@ -13,14 +14,23 @@ const PAIR = `CASE WHEN direct_conversations.user_id < direct_conversations.peer
  *   user for the hourly count of new conversations.
  * Existing chats are backfilled from their messages (direct_messages_pair_seq_idx), once.
  */
-const UP = [
+const COLUMNS = [
   `ALTER TABLE direct_conversations ADD COLUMN sent_count INTEGER NOT NULL DEFAULT 0`,
   `ALTER TABLE direct_conversations ADD COLUMN started_ms INTEGER`,
+];
+
+/** An ISO created_at as epoch ms: SQLite through the Julian day, PostgreSQL through timestamptz. */
+const MS: Record<Dialect, string> = {
+  sqlite: 'CAST(round((julianday(m.created_at) - 2440587.5) * 86400000) AS INTEGER)',
+  postgres: 'CAST(round(extract(epoch FROM m.created_at::timestamptz) * 1000) AS BIGINT)',
+};
+
+const backfill = (dialect: Dialect) => [
   `UPDATE direct_conversations SET sent_count = (
      SELECT count(*) FROM direct_messages m WHERE m.pair = ${PAIR} AND m.sender_id = direct_conversations.user_id
    )`,
   `UPDATE direct_conversations SET started_ms = (
-     SELECT CAST(round((julianday(m.created_at) - 2440587.5) * 86400000) AS INTEGER) FROM direct_messages m
+     SELECT ${MS[dialect]} FROM direct_messages m
       WHERE m.pair = ${PAIR} AND m.sender_id = direct_conversations.user_id
         AND m.seq = (SELECT min(f.seq) FROM direct_messages f WHERE f.pair = ${PAIR})
    )`,
@@ -29,7 +39,8 @@ const UP = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of UP) await sql.raw(statement).execute(db);
+  for (const statement of COLUMNS) await ddl(db, statement);
+  for (const statement of backfill(dialectOf(db))) await sql.raw(statement).execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl } from './dialect';
 
 /**
  * A refused mutation is remembered with its reason code too (`message_error.code`), so a resend of the same
@@ -20,7 +21,7 @@ const KNOWN_TEXTS: readonly (readonly [string, string])[] = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`ALTER TABLE mutation_rejects ADD COLUMN code TEXT NOT NULL DEFAULT 'invalid'`.execute(db);
+  await ddl(db, `ALTER TABLE mutation_rejects ADD COLUMN code TEXT NOT NULL DEFAULT 'invalid'`);
   for (const [text, code] of KNOWN_TEXTS)
     await sql`UPDATE mutation_rejects SET code = ${code} WHERE error = ${text}`.execute(db);
   // The awaiting-reply refusal names the person, so it is matched by its shape.

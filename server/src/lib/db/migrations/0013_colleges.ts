@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl, dialectOf } from './dialect';
 
 /**
  * The college catalog (issue 11): colleges with where each row came from, their academic e-mail domains,
@@ -13,7 +14,9 @@ import { sql, type Kysely } from 'kysely';
  * - `state_code`: the ISO 3166-2:IN code without `IN-`, for India only; NULL when unknown.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`CREATE TABLE colleges (
+  await ddl(
+    db,
+    `CREATE TABLE colleges (
     id TEXT PRIMARY KEY,
     key TEXT NOT NULL UNIQUE,
     name TEXT NOT NULL,
@@ -25,28 +28,49 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     source TEXT NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('listed', 'manual')),
     created_at TEXT NOT NULL
-  )`.execute(db);
-  // A country's file, India's per-state files, and the admins' list of manual colleges.
-  await sql`CREATE INDEX colleges_country_idx ON colleges (status, country, name COLLATE NOCASE)`.execute(db);
-  await sql`CREATE INDEX colleges_state_idx ON colleges (status, country, state_code, name COLLATE NOCASE)`.execute(
-    db,
+  )`,
   );
+  // A country's file, India's per-state files, and the admins' list of manual colleges. PostgreSQL has no
+  // NOCASE collation: its indexes order by lower(name), which folds ASCII only (the column's "C"
+  // collation), as NOCASE does, so a query there orders by lower(name) to use them.
+  if (dialectOf(db) === 'postgres') {
+    await sql`CREATE INDEX colleges_country_idx ON colleges (status, country, lower(name))`.execute(db);
+    await sql`CREATE INDEX colleges_state_idx ON colleges (status, country, state_code, lower(name))`.execute(
+      db,
+    );
+  } else {
+    await sql`CREATE INDEX colleges_country_idx ON colleges (status, country, name COLLATE NOCASE)`.execute(
+      db,
+    );
+    await sql`CREATE INDEX colleges_state_idx ON colleges (status, country, state_code, name COLLATE NOCASE)`.execute(
+      db,
+    );
+  }
   await sql`CREATE INDEX colleges_status_created_idx ON colleges (status, created_at)`.execute(db);
-  await sql`CREATE TABLE college_domains (
+  await ddl(
+    db,
+    `CREATE TABLE college_domains (
     domain TEXT PRIMARY KEY,
     college_id TEXT NOT NULL REFERENCES colleges (id) ON DELETE CASCADE
-  )`.execute(db);
+  )`,
+  );
   await sql`CREATE INDEX college_domains_college_idx ON college_domains (college_id)`.execute(db);
-  await sql`CREATE TABLE college_loads (
+  await ddl(
+    db,
+    `CREATE TABLE college_loads (
     source TEXT PRIMARY KEY,
     loaded_at TEXT NOT NULL,
     colleges INTEGER NOT NULL,
     took_ms INTEGER NOT NULL
-  )`.execute(db);
-  await sql`CREATE TABLE college_catalog_version (
+  )`,
+  );
+  await ddl(
+    db,
+    `CREATE TABLE college_catalog_version (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     version INTEGER NOT NULL
-  )`.execute(db);
+  )`,
+  );
   await sql`INSERT INTO college_catalog_version (id, version) VALUES (1, 0)`.execute(db);
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl } from './dialect';
 
 /**
  * Student-ID verification (issue 11).
@@ -16,7 +17,9 @@ import { sql, type Kysely } from 'kysely';
  *   admins in the review); users.current_document_id: the submission under review.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`CREATE TABLE documents (
+  await ddl(
+    db,
+    `CREATE TABLE documents (
     id TEXT PRIMARY KEY,
     user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     storage_key TEXT NOT NULL UNIQUE,
@@ -26,9 +29,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     client_recognized TEXT,
     server_check TEXT NOT NULL,
     submitted_at TEXT NOT NULL
-  )`.execute(db);
+  )`,
+  );
   await sql`CREATE INDEX documents_user_idx ON documents (user_id, submitted_at)`.execute(db);
-  await sql`CREATE TABLE document_decisions (
+  await ddl(
+    db,
+    `CREATE TABLE document_decisions (
     id TEXT PRIMARY KEY,
     user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     document_id TEXT REFERENCES documents (id) ON DELETE SET NULL,
@@ -38,20 +44,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     from_status TEXT,
     to_status TEXT NOT NULL,
     created_at TEXT NOT NULL
-  )`.execute(db);
+  )`,
+  );
   await sql`CREATE INDEX document_decisions_user_idx ON document_decisions (user_id, created_at)`.execute(db);
-  await sql`CREATE TABLE upload_intents (
+  await ddl(
+    db,
+    `CREATE TABLE upload_intents (
     storage_key TEXT PRIMARY KEY,
     user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     content_type TEXT NOT NULL,
     expires_at INTEGER NOT NULL,
     uploaded_size INTEGER
-  )`.execute(db);
+  )`,
+  );
   await sql`CREATE INDEX upload_intents_user_idx ON upload_intents (user_id, expires_at)`.execute(db);
   await sql`CREATE INDEX upload_intents_expiry_idx ON upload_intents (expires_at)`.execute(db);
-  await sql`ALTER TABLE users ADD COLUMN academic_domain TEXT`.execute(db);
-  await sql`ALTER TABLE users ADD COLUMN current_document_id TEXT`.execute(db);
-  await sql`ALTER TABLE users ADD COLUMN rejection_reason TEXT`.execute(db);
+  await ddl(db, `ALTER TABLE users ADD COLUMN academic_domain TEXT`);
+  await ddl(db, `ALTER TABLE users ADD COLUMN current_document_id TEXT`);
+  await ddl(db, `ALTER TABLE users ADD COLUMN rejection_reason TEXT`);
   // The admin queue: by status, oldest submission first (keyset on submitted_at, id).
   await sql`CREATE INDEX users_document_queue_idx ON users (document_status, document_submitted_at, id)`.execute(
     db,

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl } from './dialect';
 
 /**
  * Friends and blocks (issue 12).
@@ -12,7 +13,9 @@ import { sql, type Kysely } from 'kysely';
  *   blocker's own blocks; the second index finds who blocked a user (contacts and presence leave them out).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`CREATE TABLE friend_requests (
+  await ddl(
+    db,
+    `CREATE TABLE friend_requests (
     id TEXT PRIMARY KEY,
     from_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     to_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -20,26 +23,33 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     created_at TEXT NOT NULL,
     decided_at TEXT,
     CHECK (from_id <> to_id)
-  )`.execute(db);
+  )`,
+  );
   await sql`CREATE UNIQUE INDEX friend_requests_pending_pair_idx ON friend_requests (from_id, to_id)
     WHERE status = 'pending'`.execute(db);
   await sql`CREATE INDEX friend_requests_incoming_idx ON friend_requests (to_id, created_at)
     WHERE status = 'pending'`.execute(db);
-  await sql`CREATE TABLE friendships (
+  await ddl(
+    db,
+    `CREATE TABLE friendships (
     user_a TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     user_b TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     created_at TEXT NOT NULL,
     PRIMARY KEY (user_a, user_b),
     CHECK (user_a < user_b)
-  ) WITHOUT ROWID`.execute(db);
+  ) WITHOUT ROWID`,
+  );
   await sql`CREATE INDEX friendships_user_b_idx ON friendships (user_b, user_a)`.execute(db);
-  await sql`CREATE TABLE blocks (
+  await ddl(
+    db,
+    `CREATE TABLE blocks (
     blocker_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     blocked_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     created_at TEXT NOT NULL,
     PRIMARY KEY (blocker_id, blocked_id),
     CHECK (blocker_id <> blocked_id)
-  ) WITHOUT ROWID`.execute(db);
+  ) WITHOUT ROWID`,
+  );
   await sql`CREATE INDEX blocks_blocked_idx ON blocks (blocked_id, blocker_id)`.execute(db);
 }
 

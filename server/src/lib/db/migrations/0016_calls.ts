@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl } from './dialect';
 
 /**
  * Call history (issue 12). `call_logs`: one row per call the server placed (refused offers are not calls),
@@ -8,7 +9,9 @@ import { sql, type Kysely } from 'kysely';
  * partial index itself (call_logs_callee_idx).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`CREATE TABLE call_logs (
+  await ddl(
+    db,
+    `CREATE TABLE call_logs (
     id TEXT PRIMARY KEY,
     caller_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     callee_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -19,7 +22,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     duration INTEGER NOT NULL DEFAULT 0 CHECK (duration >= 0),
     callee_hidden INTEGER NOT NULL DEFAULT 0 CHECK (callee_hidden IN (0, 1)),
     CHECK (caller_id <> callee_id)
-  )`.execute(db);
+  )`,
+  );
   await sql`CREATE INDEX call_logs_caller_idx ON call_logs (caller_id, started_at, id)`.execute(db);
   await sql`CREATE INDEX call_logs_callee_idx ON call_logs (callee_id, started_at, id)
     WHERE callee_hidden = 0`.execute(db);

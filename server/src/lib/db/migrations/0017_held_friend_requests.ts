@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl } from './dialect';
 
 /**
  * Friend requests held back by a block (issue 12, review).
@@ -14,13 +15,16 @@ import { sql, type Kysely } from 'kysely';
  * serves the cascade when a recipient's account is deleted.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`CREATE TABLE held_friend_requests (
+  await ddl(
+    db,
+    `CREATE TABLE held_friend_requests (
     from_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     to_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     created_at TEXT NOT NULL,
     PRIMARY KEY (from_id, to_id),
     CHECK (from_id <> to_id)
-  ) WITHOUT ROWID`.execute(db);
+  ) WITHOUT ROWID`,
+  );
   await sql`CREATE INDEX held_friend_requests_to_idx ON held_friend_requests (to_id)`.execute(db);
 }
 

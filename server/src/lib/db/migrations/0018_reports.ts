@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl } from './dialect';
 
 /**
  * Reports and the restrictions they lead to (issue 13, "Safety").
@@ -19,7 +20,9 @@ import { sql, type Kysely } from 'kysely';
  * automatic hold's windows; reports_reporter_idx the hourly limit (and the reporter's deletion).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`CREATE TABLE reports (
+  await ddl(
+    db,
+    `CREATE TABLE reports (
     id TEXT PRIMARY KEY,
     reporter_id TEXT REFERENCES users (id) ON DELETE SET NULL,
     reported_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -42,7 +45,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CHECK ((status = 'open') = (decided_at IS NULL)),
     CHECK (status <> 'dismissed' OR decision = 'dismiss'),
     CHECK (status <> 'upheld' OR decision <> 'dismiss')
-  )`.execute(db);
+  )`,
+  );
   await sql`CREATE INDEX reports_queue_idx ON reports (status, created_at, id)`.execute(db);
   await sql`CREATE INDEX reports_decided_idx ON reports (status, decided_at, id)
     WHERE status <> 'open'`.execute(db);
@@ -52,16 +56,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
 
-  await sql`CREATE TABLE user_restrictions (
+  await ddl(
+    db,
+    `CREATE TABLE user_restrictions (
     user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
     random_suspended_until TEXT,
     random_review_hold INTEGER NOT NULL DEFAULT 0 CHECK (random_review_hold IN (0, 1)),
     hold_cleared_at TEXT,
     account_suspended_until TEXT,
     updated_at TEXT NOT NULL
-  ) WITHOUT ROWID`.execute(db);
+  ) WITHOUT ROWID`,
+  );
 
-  await sql`CREATE TABLE moderation_log (
+  await ddl(
+    db,
+    `CREATE TABLE moderation_log (
     id TEXT PRIMARY KEY,
     user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     actor_id TEXT REFERENCES users (id) ON DELETE SET NULL,
@@ -71,7 +80,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     until TEXT,
     note TEXT,
     created_at TEXT NOT NULL
-  )`.execute(db);
+  )`,
+  );
   await sql`CREATE INDEX moderation_log_user_idx ON moderation_log (user_id, created_at)`.execute(db);
   await sql`CREATE INDEX moderation_log_actor_idx ON moderation_log (actor_id) WHERE actor_id IS NOT NULL`.execute(
     db,

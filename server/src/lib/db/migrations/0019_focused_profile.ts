@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl, dialectOf } from './dialect';
 
 /**
  * Focused talk's profile fields (issue 13): what other students' filters match on.
@@ -12,12 +13,30 @@ import { sql, type Kysely } from 'kysely';
  * not here, so the lists can grow without rebuilding the table; the column checks only keep the shapes.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`ALTER TABLE users ADD COLUMN interests TEXT NOT NULL DEFAULT '[]'
-    CHECK (json_valid(interests) AND json_type(interests) = 'array')`.execute(db);
-  await sql`ALTER TABLE users ADD COLUMN skill_level TEXT
-    CHECK (skill_level IS NULL OR length(skill_level) BETWEEN 1 AND 40)`.execute(db);
-  await sql`ALTER TABLE users ADD COLUMN branch TEXT
-    CHECK (branch IS NULL OR length(branch) BETWEEN 1 AND 40)`.execute(db);
+  // PostgreSQL 15 has no json_valid: the cast refuses malformed JSON itself (as an error of its own rather
+  // than a check violation), and json_typeof checks the shape.
+  if (dialectOf(db) === 'postgres')
+    await ddl(
+      db,
+      `ALTER TABLE users ADD COLUMN interests TEXT NOT NULL DEFAULT '[]'
+    CHECK (json_typeof(interests::json) = 'array')`,
+    );
+  else
+    await ddl(
+      db,
+      `ALTER TABLE users ADD COLUMN interests TEXT NOT NULL DEFAULT '[]'
+    CHECK (json_valid(interests) AND json_type(interests) = 'array')`,
+    );
+  await ddl(
+    db,
+    `ALTER TABLE users ADD COLUMN skill_level TEXT
+    CHECK (skill_level IS NULL OR length(skill_level) BETWEEN 1 AND 40)`,
+  );
+  await ddl(
+    db,
+    `ALTER TABLE users ADD COLUMN branch TEXT
+    CHECK (branch IS NULL OR length(branch) BETWEEN 1 AND 40)`,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl } from './dialect';
 
 /**
  * Blocks made from a random room (issue 13): a student blocks a partner whose identity they never learnt.
@@ -8,12 +9,15 @@ import { sql, type Kysely } from 'kysely';
  * direction; gone with either account.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`CREATE TABLE random_blocks (
+  await ddl(
+    db,
+    `CREATE TABLE random_blocks (
     blocker_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     blocked_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     created_at TEXT NOT NULL,
     PRIMARY KEY (blocker_id, blocked_id)
-  ) WITHOUT ROWID`.execute(db);
+  ) WITHOUT ROWID`,
+  );
   // Who blocked this student: the other half of "either way" at queue time.
   await sql`CREATE INDEX random_blocks_blocked_idx ON random_blocks (blocked_id, blocker_id)`.execute(db);
 }

@@ -1,4 +1,6 @@
-import type { Migration } from 'kysely/migration';
+import { sql, type Kysely } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
+import { dialectOf } from './dialect';
 import * as m0001 from './0001_accounts';
 import * as m0002 from './0002_chat';
 import * as m0003 from './0003_confessions';
@@ -28,11 +30,13 @@ interface MigrationModule {
 /**
  * Kysely runs SQLite migrations outside a transaction (its SQLite adapter does not claim transactional
  * DDL), yet SQLite has it: each step runs in one, so a migration cut short leaves nothing half-made.
+ * On PostgreSQL the migrator itself runs the whole batch in one transaction (and Kysely cannot nest one),
+ * so a step is handed that transaction as is.
  */
 export function inTransaction(m: MigrationModule): Migration {
   return {
-    up: (db) => db.transaction().execute((tx) => m.up(tx)),
-    down: (db) => db.transaction().execute((tx) => m.down(tx)),
+    up: (db) => (db.isTransaction ? m.up(db) : db.transaction().execute((tx) => m.up(tx))),
+    down: (db) => (db.isTransaction ? m.down(db) : db.transaction().execute((tx) => m.down(tx))),
   };
 }
 
@@ -63,3 +67,18 @@ const modules: Record<string, MigrationModule> = {
 export const migrations: Record<string, Migration> = Object.fromEntries(
   Object.entries(modules).map(([name, m]) => [name, inTransaction(m)]),
 );
+
+/**
+ * The migrator for a database of either dialect. On PostgreSQL its bookkeeping tables (kysely_migration,
+ * kysely_migration_lock) are looked for in the connection's current schema: Kysely otherwise finds them in
+ * any schema of the database, so a second schema (another deployment, a test's) would be taken as
+ * migrated already.
+ */
+export async function createMigrator<T>(db: Kysely<T>): Promise<Migrator> {
+  const provider = { getMigrations: async () => migrations };
+  if (dialectOf(db) === 'sqlite') return new Migrator({ db, provider });
+  const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error('PostgreSQL has no current schema: check the search_path');
+  return new Migrator({ db, provider, migrationTableSchema: schema });
+}
