@@ -23,9 +23,11 @@ const saveDeviceSql = sql(
 const rejectSql = sql<{ code: string; error: string; context: string }>(
   'SELECT code, error, context FROM mutation_rejects WHERE device_id = ? AND mid = ?',
 );
+// ON CONFLICT rather than SQLite's INSERT OR REPLACE: the same text runs on PostgreSQL.
 const saveRejectSql = sql(
-  `INSERT OR REPLACE INTO mutation_rejects (device_id, mid, code, error, context, created_ms)
-   VALUES (?, ?, ?, ?, ?, ?)`,
+  `INSERT INTO mutation_rejects (device_id, mid, code, error, context, created_ms) VALUES (?, ?, ?, ?, ?, ?)
+   ON CONFLICT (device_id, mid) DO UPDATE SET code = excluded.code, error = excluded.error,
+     context = excluded.context, created_ms = excluded.created_ms`,
 );
 
 /**
