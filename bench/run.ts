@@ -2,7 +2,8 @@
  * `pnpm bench`: for each server, start it pinned to core 0 on a temp data directory, run the load
  * generator pinned to core 1, and print one table. Busy loops keep both cores awake for the whole run.
  * Raw results go to bench/results/<date>.json. Environment: BENCH_TARGETS (comma list of plain-ws,
- * socketio, ours), BENCH_SECONDS (per rate, default 20), BENCH_RATES (default 500,1000).
+ * socketio, ours, ours-alt: BENCH_ALT_SERVER's build), BENCH_SECONDS (per rate, default 20), BENCH_RATES
+ * (default 500,1000).
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,17 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Target } from './load/clients';
 import type { LoadConfig, LoadResult } from './load/types';
-import {
-  freePort,
-  startBusyLoops,
-  sessionNice,
-  startPinned,
-  stopProcesses,
-  waitForExit,
-  waitForPort,
-} from './run/processes';
+import { startBusyLoops, sessionNice, startPinned, stopProcesses, waitForExit } from './run/processes';
 import { formatTable, resultRows } from './run/table';
-import { benchDir, buildOurServer, TARGETS } from './run/targets';
+import { benchDir, buildOurServer, startTargetServer, TARGETS } from './run/targets';
 
 const targets = (process.env.BENCH_TARGETS ?? 'plain-ws,socketio,ours').split(',') as Target[];
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -33,15 +26,7 @@ async function runTarget(target: Target, busy: readonly ChildProcess[]): Promise
   const started: ChildProcess[] = [];
   try {
     const tokensFile = spec.prepare?.(dataDir);
-    const port = await freePort();
-    const { command, cwd, env } = spec.server(dataDir, port);
-    const server = startPinned(0, command, {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    started.push(server);
-    await waitForPort(port, server);
+    const { server, port } = await startTargetServer(spec, dataDir, started);
     if (sessionNice(server.pid) !== -20) process.stderr.write('  (server priority not raised: not root?)\n');
 
     const out = path.join(dataDir, 'load-result.json');
@@ -76,7 +61,7 @@ async function runTarget(target: Target, busy: readonly ChildProcess[]): Promise
 }
 
 async function main(): Promise<void> {
-  if (targets.includes('ours')) buildOurServer();
+  if (targets.includes('ours') || targets.includes('ours-alt')) buildOurServer();
   const busy = startBusyLoops();
   const stop = () => void stopProcesses(busy).then(() => process.exit(130));
   process.once('SIGINT', stop);

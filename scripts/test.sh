@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 . scripts/bootstrap.sh --with-browser
 pnpm install --frozen-lockfile
 bash scripts/ensure-redis.sh
+bash scripts/ensure-postgres.sh
 pnpm test

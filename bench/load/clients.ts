@@ -15,7 +15,8 @@ export interface LoadClient {
   close(): void;
 }
 
-export type Target = 'ours' | 'plain-ws' | 'socketio';
+/** `ours-alt`: our server from another build (BENCH_ALT_SERVER), for a before/after in one run. */
+export type Target = 'ours' | 'ours-alt' | 'plain-ws' | 'socketio';
 
 export interface ConnectOptions {
   target: Target;

@@ -10,9 +10,12 @@ import path from 'node:path';
 import { SESSION_TTL_MS } from '@campus/protocol';
 import { migrateToLatest, openDatabase } from '../../server/src/lib/db/database';
 import { generateSessionToken, sessionIdFromToken } from '../../server/src/lib/auth/session-token';
-import { CLIENT_COUNT, firstName, GROUP_COUNT, GROUP_SIZE, groupId, userId } from '../shared/population';
+import { CLIENT_COUNT, firstName, GROUP_SIZE, groupId, userId } from '../shared/population';
 
 const dataDir = process.env.DATA_DIR;
+// BENCH_CLIENT_COUNT: more users (a multiple of 20) for reconnect-storm.ts; the benchmark's 1,000 otherwise.
+const clientCount = Number(process.env.BENCH_CLIENT_COUNT ?? CLIENT_COUNT);
+const groupCount = Math.ceil(clientCount / GROUP_SIZE);
 if (!dataDir) throw new Error('DATA_DIR must name the temp data directory of the run');
 
 const { db, sqlite, close } = openDatabase(path.join(dataDir, 'campus-talk.sqlite'));
@@ -36,13 +39,13 @@ const insertMember = sqlite.prepare(
 
 const tokens: string[] = [];
 sqlite.transaction(() => {
-  for (let i = 0; i < CLIENT_COUNT; i++) {
+  for (let i = 0; i < clientCount; i++) {
     insertUser.run(userId(i), `${userId(i)}@bench.campustalk.local`, firstName(i), createdAt);
     const token = generateSessionToken();
     insertSession.run(sessionIdFromToken(token), userId(i), now + SESSION_TTL_MS, now);
     tokens.push(token);
   }
-  for (let g = 0; g < GROUP_COUNT; g++) {
+  for (let g = 0; g < groupCount; g++) {
     insertGroup.run(groupId(g), `Study group ${g}`, userId(g * GROUP_SIZE), createdAt);
     for (let m = 0; m < GROUP_SIZE; m++) insertMember.run(groupId(g), userId(g * GROUP_SIZE + m), createdAt);
   }

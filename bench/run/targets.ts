@@ -1,6 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Target } from '../load/clients';
+import { freePort, startPinned, waitForPort } from './processes';
 
 export const benchDir = path.resolve(import.meta.dirname, '..');
 export const repoRoot = path.resolve(benchDir, '..');
@@ -40,9 +42,20 @@ export const TARGETS: Record<Target, TargetSpec> = {
       env: { DATA_DIR: dataDir, PORT: String(port) },
     }),
   },
-  ours: {
-    name: 'ours',
-    label: 'Campus Talk',
+  ours: oursTarget('ours', 'Campus Talk', 'server/dist/main.js', 'BENCH_SERVER_NODE_ARGS'),
+  // A before/after in one run: BENCH_ALT_SERVER names another build's dist/main.js (e.g. the previous commit's).
+  'ours-alt': oursTarget(
+    'ours-alt',
+    'Campus Talk (alt)',
+    process.env.BENCH_ALT_SERVER ?? 'server/dist/main.js',
+    'BENCH_ALT_NODE_ARGS',
+  ),
+};
+
+function oursTarget(name: Target, label: string, main: string, extraArgsVar: string): TargetSpec {
+  return {
+    name,
+    label,
     prepare(dataDir) {
       const seeded = spawnSync(tsxNode[0]!, [...tsxNode.slice(1), 'ours/seed.ts'], {
         cwd: benchDir,
@@ -52,10 +65,17 @@ export const TARGETS: Record<Target, TargetSpec> = {
       if (seeded.status !== 0) throw new Error('seeding our database failed');
       return path.join(dataDir, 'bench-tokens.json');
     },
-    // The built bundle, as `pnpm start` runs it. Production: no dev mailbox; warn-level logs, since the
-    // baselines log nothing either.
+    // The built bundle, as `pnpm start` runs it (with its node flags). Production: no dev mailbox;
+    // warn-level logs, since the baselines log nothing either.
     server: (dataDir, port) => ({
-      command: ['node', 'server/dist/main.js'],
+      // BENCH_SERVER_NODE_ARGS (BENCH_ALT_NODE_ARGS for ours-alt): extra node flags for a run by hand
+      // (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`); a later flag overrides the start script's.
+      command: [
+        'node',
+        ...startFlags(),
+        ...(process.env[extraArgsVar]?.split(' ').filter(Boolean) ?? []),
+        main,
+      ],
       cwd: repoRoot,
       env: {
         DATA_DIR: dataDir,
@@ -65,10 +85,41 @@ export const TARGETS: Record<Target, TargetSpec> = {
         LOG_LEVEL: 'warn',
       },
     }),
-  },
-};
+  };
+}
+
+/** The node flags of server/package.json's `start` script (`node <flags> dist/main.js`). */
+function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'server/package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = pkg.scripts.start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.indexOf('dist/main.js'));
+}
 
 /** Bundles our server (esbuild, a few seconds) so the run measures what `pnpm start` serves. */
+/**
+ * Starts `spec`'s server on `dataDir` and a free port, pinned to core 0 (its stderr passed through), and
+ * waits until it listens. The process goes into `started` at once, so the caller stops it even when it
+ * never listens.
+ */
+export async function startTargetServer(
+  spec: TargetSpec,
+  dataDir: string,
+  started: ChildProcess[],
+): Promise<{ server: ChildProcess; port: number }> {
+  const port = await freePort();
+  const { command, cwd, env } = spec.server(dataDir, port);
+  const server = startPinned(0, command, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  started.push(server);
+  await waitForPort(port, server);
+  return { server, port };
+}
+
 export function buildOurServer(): void {
   const built = spawnSync('pnpm', ['--filter', '@campus/server', 'build'], {
     cwd: repoRoot,

@@ -28,6 +28,12 @@ export interface Config {
    */
   authRateMultiplier: number;
   /**
+   * REALTIME_RATE_MULTIPLIER: multiplies the realtime mutation and typing rate limit (per user). Only for test
+   * runs (NODE_ENV=test), where a system test sends thousands of messages in bursts through server processes
+   * it spawned (tests/system/support/nodes.ts); production always uses the real limit.
+   */
+  realtimeRateMultiplier: number;
+  /**
    * DEV_MAILBOX=1: serve the dev mailbox even on a non-loopback HOST without SMTP_URL (a trusted LAN demo).
    * Never in production. See lib/mail/mail-policy.ts.
    */
@@ -88,12 +94,22 @@ export interface Config {
   /**
    * DATABASE_URL: a postgres:// (or postgresql://) URL keeps the data in that PostgreSQL, through pg and
    * Kysely's PostgreSQL dialect (lib/db/postgres.ts), so several nodes share it; unset, SQLite in DATA_DIR.
-   * The same numbered migrations run on both.
+   * The same numbered migrations run on both, and the realtime engine on either (PgTransactor). Not yet on
+   * PostgreSQL: group notes (/notes answers 503) and the command-line tools (seed, imports: SQLite only).
    */
   database: DatabaseConfig;
 }
 
-export type DatabaseConfig = { kind: 'sqlite' } | { kind: 'postgres'; url: string };
+export type DatabaseConfig =
+  | { kind: 'sqlite' }
+  | {
+      kind: 'postgres';
+      url: string;
+      /** The schema the tables live in (no variable: tests give each server a throwaway one); `public`. */
+      schema?: string;
+      /** The pool's size per node (no variable: tests keep it small); pg's default, 10. */
+      poolSize?: number;
+    };
 
 export interface RedisConfig {
   url: string;
@@ -147,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     drainTimeoutMs: parseMs('DRAIN_TIMEOUT_MS', env.DRAIN_TIMEOUT_MS, 10_000),
     authRateMultiplier: nodeEnv === 'test' ? Math.max(1, Number(env.AUTH_RATE_MULTIPLIER) || 1) : 1,
+    realtimeRateMultiplier: nodeEnv === 'test' ? Math.max(1, Number(env.REALTIME_RATE_MULTIPLIER) || 1) : 1,
     devMailbox: env.DEV_MAILBOX === '1',
     trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
     verificationPolicy: parsePolicy(env.VERIFICATION_POLICY),

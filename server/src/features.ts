@@ -6,7 +6,7 @@ import type {
   MutationHandlers,
   SessionFrameHandlers,
 } from './realtime/registry';
-import { CallSignalling, callChangeHooks } from './modules/calls';
+import { CoordinatedCalls, callChangeHooks } from './modules/calls';
 import { chatChangeHooks, chatMutationHandlers } from './modules/chat/sync';
 import { chatSessionHooks } from './modules/chat/session-hooks';
 import { deliveryReceiptsOf } from './modules/chat';
@@ -18,7 +18,7 @@ import {
 import { friendChangeHooks, friendMutationHandlers } from './modules/friends';
 import { notificationChangeHooks, notificationMutationHandlers } from './modules/notifications/sync';
 import { profileChangeHooks } from './modules/profile/sync';
-import { RandomTalk } from './modules/random';
+import { CoordinatedRandomTalk } from './modules/random';
 import { participationCheck } from './modules/users';
 
 /**
@@ -39,12 +39,13 @@ export function createFeatures(deps: AppDeps): Features {
     ...friendMutationHandlers(deps),
   } satisfies MutationHandlers;
   // One-to-one calls: their signalling frames join chat's, and they hear every connection that closes.
-  const calls = new CallSignalling(deps, participation, {
+  // With REDIS_URL one node of the deployment runs them (and random talk) for all: modules' coordinated.ts.
+  const calls = new CoordinatedCalls(deps, participation, {
     ringTimeoutMs: deps.config.callRingTimeoutMs,
     reconnectGraceMs: deps.config.callReconnectGraceMs,
   });
   // Random and focused talk: their frames join too, and they hear connections open and close.
-  const random = new RandomTalk(deps, participation, {
+  const random = new CoordinatedRandomTalk(deps, participation, {
     roomLimitMs: deps.config.randomRoomLimitMs,
     reconnectGraceMs: deps.config.randomReconnectGraceMs,
   });
@@ -94,7 +95,7 @@ export function createFeatures(deps: AppDeps): Features {
     async close() {
       stopHearingBlocks();
       stopHearingAccess();
-      random.close();
+      await random.close();
       await calls.close();
       deliveryReceiptsOf(deps).close();
       await closeConfessions(deps);

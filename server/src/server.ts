@@ -1,11 +1,14 @@
 import { CLOSE_CODES } from '@campus/protocol';
+import type SQLite from 'better-sqlite3';
+import type pg from 'pg';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { loadConfig, type Config } from './config';
 import { createApp } from './app';
 import { createFeatures } from './features';
-import { openDatabase, migrateToLatest } from './lib/db/database';
+import { openDatabase, migrateToLatest, type DB } from './lib/db/database';
+import { openPostgres } from './lib/db/postgres';
 import { NodeLifecycle } from './lib/lifecycle';
 import { createLogger } from './lib/logger';
 import { DevMailbox } from './lib/mail/dev-mailbox';
@@ -13,15 +16,23 @@ import { decideMailPolicy, StartupRefused } from './lib/mail/mail-policy';
 import { createSmtpMailer } from './lib/mail/smtp-mailer';
 import type { Mailer } from './lib/mail/mailer';
 import { DEFAULT_AUTH_RATE_RULES, type AuthRateRules } from './lib/rate-limit';
+import { Rates } from './lib/rates';
+import { RedisRates } from './lib/redis-rates';
 import { loadOrCreateSecret } from './lib/secret';
 import { createLiveSockets } from './lib/auth/live-sockets';
 import { deleteExpiredSessions } from './lib/auth/sessions';
-import type { AppDeps } from './deps';
+import type { AppDeps, DatabaseState } from './deps';
 import { readinessChecks } from './modules/health/routes';
 import { countUsers } from './modules/users/repo';
-import { createRealtimeEngine, type RealtimeEngine } from './realtime/engine';
+import {
+  createPostgresEngine,
+  createRealtimeEngine,
+  type EngineOptions,
+  type RealtimeEngine,
+} from './realtime/engine';
+import type { EngineTransactor } from './realtime/engine-transactor';
 import { connectRedis, redisLiveSockets, type RedisLink } from './realtime/redis-bus';
-import type { RealtimeOptions } from './realtime/options';
+import { DEFAULT_REALTIME_OPTIONS, type RealtimeOptions } from './realtime/options';
 import { createWebSocketServer } from './realtime/ws-route';
 import { openStorage } from './lib/storage';
 import { createPushService } from './lib/push/sender';
@@ -63,15 +74,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const mailPolicy = decideMailPolicy(config);
   if (mailPolicy.kind === 'refuse') throw new StartupRefused(mailPolicy.message);
   if (mailPolicy.kind !== 'smtp' && mailPolicy.warning) log.warn(mailPolicy.warning);
-  // The schema and migrations run on PostgreSQL (lib/db/postgres.ts), but the engine and the features still
-  // use SQLite-only statements: refuse rather than silently keep the data in SQLite.
-  if (config.database.kind === 'postgres')
-    throw new StartupRefused(
-      'DATABASE_URL (PostgreSQL) is not supported by this server yet; unset it for SQLite',
-    );
-  const { db, sqlite, close } = openDatabase(path.join(config.dataDir, 'campus-talk.sqlite'));
-  const applied = await migrateToLatest(db);
-  if (applied.length) log.info({ applied }, 'database migrated');
+  // The engine's transactor is made after the database: Kysely asks it late whether a commit is running.
+  const late: { transactor?: EngineTransactor } = {};
+  const store = openStore(config, () => late.transactor?.insideTransaction === true);
+  const { db, close } = store;
+  try {
+    const applied = await migrateToLatest(db);
+    if (applied.length) log.info({ applied }, 'database migrated');
+  } catch (err) {
+    await close();
+    throw err;
+  }
 
   const devMailbox = mailPolicy.kind === 'dev-mailbox' ? new DevMailbox(log) : undefined;
   const mailer: Mailer =
@@ -89,19 +102,34 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       throw err;
     }
   }
-  const engine = createRealtimeEngine(sqlite, {
+  const engineOptions: EngineOptions = {
     now,
-    realtime: options.realtime,
+    realtime: { ...scaleRealtimeRates(config.realtimeRateMultiplier), ...options.realtime },
     onError: (err) => log.error({ err }, 'realtime delivery failed'),
-    redis: redis && config.redis && { link: redis, gapCheckMs: config.redis.gapCheckMs },
-  });
+    redis: redis &&
+      config.redis && { link: redis, gapCheckMs: config.redis.gapCheckMs, prefix: config.redis.prefix, log },
+  };
+  let engine: RealtimeEngine;
+  try {
+    engine =
+      store.kind === 'sqlite'
+        ? createRealtimeEngine(store.sqlite, engineOptions)
+        : await createPostgresEngine(store.pool, engineOptions);
+  } catch (err) {
+    await redis?.close();
+    await close();
+    throw err;
+  }
+  late.transactor = engine.transactor;
   const onRevokeError = (err: unknown) => log.error({ err }, 'closing a revoked socket failed');
   const deps: AppDeps = {
     config,
     db,
-    sqlite,
+    sqlite: store.kind === 'sqlite' ? store.sqlite : undefined,
+    database: store.state,
     transactor: engine.transactor,
     realtime: engine.hub,
+    redis,
     liveSockets: redis ? redisLiveSockets(redis, onRevokeError) : createLiveSockets(onRevokeError),
     storage: await openStorage(config, now),
     push: createPushService({
@@ -120,6 +148,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       { ...DEFAULT_AUTH_RATE_RULES, ...options.rateRules },
       config.authRateMultiplier,
     ),
+    // With REDIS_URL every limit counts across the nodes (on the command connection, offline queue off).
+    rates: new Rates(now, redis && config.redis && new RedisRates(redis.client, config.redis.prefix, log)),
     now,
   };
   const features = createFeatures(deps);
@@ -128,12 +158,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // One WebSocketServer for every upgrade route (/ws and /notes); Hono routes decide who is upgraded.
   const wss = createWebSocketServer();
 
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve(
-      { fetch: app.fetch, port: config.port, hostname: config.host, websocket: { server: wss } },
-      () => resolve(s),
-    );
+  const server: ServerType = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: config.host,
+    websocket: { server: wss },
   });
+  // A deeper accept queue than Node's 511 (the kernel caps it at net.core.somaxconn): thousands of clients
+  // reconnecting at once (a restart, a network blip) would otherwise overflow it, and each dropped SYN waits
+  // out a retransmit of 1, 3, 7… s (bench/reconnect-storm.ts).
+  await new Promise<void>((resolve) =>
+    server.listen({ port: config.port, host: config.host, backlog: 8192 }, resolve),
+  );
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host}:${port}`;
 
@@ -211,6 +246,53 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
 }
 
+type OpenedStore = { db: DB; state: DatabaseState; close(): Promise<void> } & (
+  { kind: 'sqlite'; sqlite: SQLite.Database } | { kind: 'postgres'; pool: pg.Pool }
+);
+
+/**
+ * SQLite in DATA_DIR, or DATABASE_URL's PostgreSQL (`insideCommit`: Kysely refuses to run inside a realtime
+ * commit there, as the SQLite handle's write lock makes it on SQLite).
+ */
+function openStore(config: Config, insideCommit: () => boolean): OpenedStore {
+  const { database } = config;
+  if (database.kind === 'sqlite') {
+    const opened = openDatabase(path.join(config.dataDir, 'campus-talk.sqlite'));
+    const { sqlite } = opened;
+    return {
+      kind: 'sqlite',
+      ...opened,
+      state: {
+        kind: 'sqlite',
+        get open() {
+          return sqlite.open;
+        },
+      },
+    };
+  }
+  const opened = openPostgres(database.url, {
+    schema: database.schema,
+    max: database.poolSize,
+    insideCommit,
+  });
+  let open = true;
+  return {
+    kind: 'postgres',
+    db: opened.db,
+    pool: opened.pool,
+    state: {
+      kind: 'postgres',
+      get open() {
+        return open;
+      },
+    },
+    close() {
+      open = false;
+      return opened.close();
+    },
+  };
+}
+
 function scaleRateRules(rules: AuthRateRules, multiplier: number): AuthRateRules {
   if (multiplier === 1) return rules;
   const scaled = { ...rules };
@@ -221,6 +303,13 @@ function scaleRateRules(rules: AuthRateRules, multiplier: number): AuthRateRules
       scaled[key] = { ...rule, limit: rule.limit * multiplier };
   }
   return scaled;
+}
+
+/** REALTIME_RATE_MULTIPLIER (test runs only): the per-user mutation rate limit, raised. */
+function scaleRealtimeRates(multiplier: number): Partial<RealtimeOptions> {
+  if (multiplier === 1) return {};
+  const { ratePerSecond, rateBurst } = DEFAULT_REALTIME_OPTIONS;
+  return { ratePerSecond: ratePerSecond * multiplier, rateBurst: rateBurst * multiplier };
 }
 
 function refusingMailer(): Mailer {

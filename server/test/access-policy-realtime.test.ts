@@ -7,7 +7,8 @@ import { createGroup } from '../src/modules/groups/service';
 import type { MutationAccess } from '../src/realtime/registry';
 import { FULL, LIMITED, REFUSAL_TEXT, STATUSES } from './access-policy-helpers';
 import { startTestServer, type TestServer } from './support/test-server';
-import { verifyStudent } from './support/verify-student';
+import { execSql } from './support/sql';
+import { setDocumentStatus } from './support/verify-student';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
 
 /**
@@ -198,10 +199,10 @@ describe('open mutations', () => {
       const notification = { type: 'mark_notification_read', notificationId: randomUUID() };
       expect(await send(ctx.ws, notification)).toMatchObject({ type: 'ack' });
       // Posted while verified; the account is limited again before it deletes it.
-      verifyStudent(server, ctx.actor.id);
+      await setDocumentStatus(server, ctx.actor.id);
       const post = GATED_MUTATIONS.find((m) => m.name === 'confession_post')!.frame(ctx);
       expect(await send(ctx.ws, post)).toMatchObject({ type: 'ack' });
-      verifyStudent(server, ctx.actor.id, status);
+      await setDocumentStatus(server, ctx.actor.id, status);
       const removal = { type: 'confession_delete', confessionId: post.id };
       expect(await send(ctx.ws, removal)).toMatchObject({ type: 'ack' });
     }
@@ -254,9 +255,11 @@ describe('random talk (not a mutation)', () => {
     for (const status of STATUSES) {
       const ctx = ctxOf.get(status)!;
       // A complete profile, so only the status decides.
-      server.deps.sqlite
-        .prepare(`UPDATE users SET college = '"Campus"', course = 'CS', year = 2 WHERE id = ?`)
-        .run(ctx.actor.id);
+      await execSql(
+        server,
+        `UPDATE users SET college = '"Campus"', course = 'CS', year = 2 WHERE id = ?`,
+        ctx.actor.id,
+      );
       const from = ctx.ws.frames.length;
       ctx.ws.send({ type: 'join-random' });
       const answer = await ctx.ws.waitFor(
@@ -279,14 +282,14 @@ describe('a decision takes effect on an open socket', () => {
     const ctx = ctxOf.get('pending_verification')!;
     const post = GATED_MUTATIONS.find((m) => m.name === 'confession_post')!.frame;
     expectRefused(await send(ctx.ws, post(ctx)), 'pending_verification', 'before the decision');
-    verifyStudent(server, ctx.actor.id, 'verified');
+    await setDocumentStatus(server, ctx.actor.id, 'verified');
     expect(await send(ctx.ws, post(ctx))).toMatchObject({ type: 'ack' });
     const start = { type: 'send_message', id: randomUUID(), to: ctx.stranger.id, content: 'hello' };
     expect(await send(ctx.ws, start)).toMatchObject({ type: 'ack' });
-    verifyStudent(server, ctx.actor.id, 'rejected');
+    await setDocumentStatus(server, ctx.actor.id, 'rejected');
     expectRefused(await send(ctx.ws, post(ctx)), 'rejected', 'after a rejection');
     expect(ctx.ws.closeCode).toBeUndefined();
-    verifyStudent(server, ctx.actor.id, 'pending_verification');
+    await setDocumentStatus(server, ctx.actor.id, 'pending_verification');
   });
 });
 

@@ -7,7 +7,8 @@ import { insertUser } from '../src/modules/users';
 import { addStudent, upload, type Student } from './chat-rest-helpers';
 import { expectRestRefusal, FULL, LIMITED, STATUSES } from './access-policy-helpers';
 import { startTestServer, type TestServer } from './support/test-server';
-import { verifyStudent } from './support/verify-student';
+import { execSql } from './support/sql';
+import { setDocumentStatus } from './support/verify-student';
 
 /**
  * The access policy at the REST door (issue 11): every route that takes part refuses the limited statuses
@@ -183,22 +184,25 @@ describe('what a limited account still does', () => {
       actor.token,
     );
     expect(mine.status).toBe(201);
-    verifyStudent(server, actor.id, 'rejected');
+    await setDocumentStatus(server, actor.id, 'rejected');
     try {
       const id = (mine.body as { id: string }).id;
       expect((await server.call('DELETE', `/api/confessions/${id}`, undefined, actor.token)).status).toBe(
         200,
       );
     } finally {
-      verifyStudent(server, actor.id, 'verified');
+      await setDocumentStatus(server, actor.id, 'verified');
     }
   });
 
   it('sees itself with its access level and, when rejected, the reason (me, login)', async () => {
     const rejected = ctxOf.get('rejected')!.actor;
-    server.deps.sqlite
-      .prepare('UPDATE users SET rejection_reason = ? WHERE id = ?')
-      .run('The photo is blurry.', rejected.id);
+    await execSql(
+      server,
+      'UPDATE users SET rejection_reason = ? WHERE id = ?',
+      'The photo is blurry.',
+      rejected.id,
+    );
     const me = (await server.get('/api/auth/me', rejected.token)).body as unknown as User;
     expect(me).toMatchObject({
       documentStatus: 'rejected',
@@ -218,11 +222,11 @@ describe('what a limited account still does', () => {
     const ctx = ctxOf.get('pending_verification')!;
     const route = GATED_ROUTES[0]!;
     expectRestRefusal(await call(route, ctx), 'pending_verification', route.name);
-    verifyStudent(server, ctx.actor.id, 'verified');
+    await setDocumentStatus(server, ctx.actor.id, 'verified');
     expect((await call(route, ctx)).status).toBe(route.ok);
-    verifyStudent(server, ctx.actor.id, 'rejected');
+    await setDocumentStatus(server, ctx.actor.id, 'rejected');
     expectRestRefusal(await call(route, ctx), 'rejected', route.name);
-    verifyStudent(server, ctx.actor.id, 'pending_verification');
+    await setDocumentStatus(server, ctx.actor.id, 'pending_verification');
   });
 });
 

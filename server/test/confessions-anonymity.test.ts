@@ -11,6 +11,7 @@ import {
   student,
   withNickname,
 } from './confessions-helpers';
+import { rowOf } from './support/sql';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -89,11 +90,11 @@ describe('anonymity', () => {
       'moonlit',
     );
     const fan = await student(server, 'Fan', 'Hidden College');
-    const who = server.deps.sqlite
-      .prepare<[string], { email: string; first_name: string; last_name: string }>(
-        'SELECT email, first_name, last_name FROM users WHERE id = ?',
-      )
-      .get(author.id)!;
+    const who = (await rowOf<{ email: string; first_name: string; last_name: string }>(
+      server,
+      'SELECT email, first_name, last_name FROM users WHERE id = ?',
+      author.id,
+    ))!;
     const id = await postAs(server, author, 'the log must not know me');
     await server.post(`/api/confessions/${id}/react`, { reactionType: 'funny' }, fan.token);
     await server.post(`/api/confessions/${id}/comment`, { content: 'hugs' }, fan.token);
@@ -102,10 +103,10 @@ describe('anonymity', () => {
     await announcePosts(server);
     await confessionEnv(server.deps).counts.flush();
     // Before the deletion redacts the announcement, and after.
-    const announced = changesAbout(server, id);
+    const announced = await changesAbout(server, id);
     expect((await server.call('DELETE', `/api/confessions/${id}`, undefined, author.token)).status).toBe(200);
 
-    const changes = [...announced, ...changesAbout(server, id)];
+    const changes = [...announced, ...(await changesAbout(server, id))];
     const types = changes.map((c) => c.type);
     for (const type of ['confession_posted', 'confession_mine', 'confession_counts', 'confession_deleted'])
       expect(types, type).toContain(type);

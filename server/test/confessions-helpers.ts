@@ -5,6 +5,7 @@ import { createSession } from '../src/lib/auth/sessions';
 import { confessionEnv } from '../src/modules/confessions/env';
 import type { MutationHandler, MutationHandlers } from '../src/realtime/registry';
 import { insertUser } from '../src/modules/users/repo';
+import { execSql, rowsOf } from './support/sql';
 import type { TestServer } from './support/test-server';
 
 export interface Student {
@@ -35,9 +36,7 @@ export async function createStudent(
   );
   // Stored as the profile stores it: JSON of a plain name or of the picker's college object.
   if (college !== null)
-    server.deps.sqlite
-      .prepare('UPDATE users SET college = ? WHERE id = ?')
-      .run(JSON.stringify(college), row.id);
+    await execSql(server, 'UPDATE users SET college = ? WHERE id = ?', JSON.stringify(college), row.id);
   const { token } = await createSession(server.deps.db, row.id, server.deps.now());
   return { id: row.id, token, name, nickname: null };
 }
@@ -104,14 +103,25 @@ export interface LoggedChange {
   audiences: string[];
 }
 
-/** Every change in the log whose payload names this confession, oldest first, with its audiences. */
-export function changesAbout(server: TestServer, confessionId: string): LoggedChange[] {
-  const rows = server.deps.sqlite
-    .prepare<[string], { seq: number; type: string; payload: string; audiences: string }>(
-      `SELECT l.seq, l.type, l.payload, (SELECT json_group_array(a.audience) FROM change_audience a
-          WHERE a.seq = l.seq) AS audiences
-         FROM change_log l WHERE instr(l.payload, ?) > 0 ORDER BY l.seq`,
-    )
-    .all(confessionId);
-  return rows.map((row) => ({ ...row, audiences: JSON.parse(row.audiences) as string[] }));
+/**
+ * Every change in the log whose payload names this confession, oldest first, with its audiences (sorted).
+ * Portable SQL (the server-pg project): the ids are UUIDs, so LIKE needs no escaping.
+ */
+export async function changesAbout(server: TestServer, confessionId: string): Promise<LoggedChange[]> {
+  const pattern = `%${confessionId}%`;
+  const rows = await rowsOf<Omit<LoggedChange, 'audiences'>>(
+    server,
+    'SELECT seq, type, payload FROM change_log WHERE payload LIKE ? ORDER BY seq',
+    pattern,
+  );
+  const audiences = await rowsOf<{ seq: number; audience: string }>(
+    server,
+    `SELECT a.seq, a.audience FROM change_audience a JOIN change_log l ON l.seq = a.seq
+      WHERE l.payload LIKE ? ORDER BY a.audience`,
+    pattern,
+  );
+  return rows.map((row) => ({
+    ...row,
+    audiences: audiences.filter((a) => a.seq === row.seq).map((a) => a.audience),
+  }));
 }

@@ -172,18 +172,18 @@ describe('confessions live through the change log', () => {
       const author = await student(own, 'CloseAuthor');
       const fan = await student(own, 'CloseFan');
       const id = await postAs(own, author, 'last one out turns off the lights');
-      expect(changesAbout(own, id)).toEqual([]);
+      expect(await changesAbout(own, id)).toEqual([]);
       await own.post(`/api/confessions/${id}/react`, { reactionType: 'feelYou' }, fan.token);
-      expect(changesAbout(own, id).map((c) => c.type)).not.toContain('confession_counts');
+      expect((await changesAbout(own, id)).map((c) => c.type)).not.toContain('confession_counts');
       await closeConfessions(own.deps);
       // The card is announced first, then its counts.
-      const types = changesAbout(own, id).map((c) => c.type);
+      const types = (await changesAbout(own, id)).map((c) => c.type);
       expect(types.filter((type) => type.startsWith('confession_'))).toEqual([
         'confession_posted',
         'confession_mine',
         'confession_counts',
       ]);
-      const counts = changesAbout(own, id).filter((c) => c.type === 'confession_counts');
+      const counts = (await changesAbout(own, id)).filter((c) => c.type === 'confession_counts');
       expect(counts).toHaveLength(1);
       expect(JSON.parse(counts[0]!.payload)).toMatchObject({ reactions: { feelYou: 1 } });
     } finally {

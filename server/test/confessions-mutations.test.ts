@@ -6,6 +6,7 @@ import { Refusal } from '../src/lib/refusal';
 import { confessionMutationHandlers } from '../src/modules/confessions/sync';
 import { startTestServer, type TestServer } from './support/test-server';
 import { applyConfessionFrame, createStudent, postAs, student, type Student } from './confessions-helpers';
+import { rowOf } from './support/sql';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -109,9 +110,7 @@ describe('confessionMutationHandlers', () => {
     await expect(applyConfessionMutation(author.id, react)).rejects.toThrow(
       CONFESSION_SERVER_MSG.confessionNotFound,
     );
-    const stored = server.deps.sqlite
-      .prepare('SELECT count(*) AS n FROM confessions WHERE id = ?')
-      .get(post.id);
+    const stored = await rowOf(server, 'SELECT count(*) AS n FROM confessions WHERE id = ?', post.id);
     expect(stored).toEqual({ n: 0 });
   });
 

@@ -5,6 +5,7 @@ import { CONFESSION_RATES } from '../src/modules/confessions/limits';
 import { startTestServer, type TestServer } from './support/test-server';
 import { WsClient } from './support/ws-client';
 import { createStudent, postAs, student } from './confessions-helpers';
+import { rowOf } from './support/sql';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -89,9 +90,11 @@ describe('confession and notification mutations over the realtime channel', () =
     ws.mutate({ type: 'confession_post', id: randomUUID(), content: 'again', emotionTag: '😊' }, last);
     const again = await ws.waitFor((f) => f.type === 'message_error' && f.mid === last, seen);
     expect(again.error).toBe(SERVER_MSG.tooManyRequests);
-    const rows = server.deps.sqlite
-      .prepare('SELECT count(*) AS n FROM confessions WHERE author_id = ?')
-      .get(poster.id) as { n: number };
+    const rows = (await rowOf<{ n: number }>(
+      server,
+      'SELECT count(*) AS n FROM confessions WHERE author_id = ?',
+      poster.id,
+    ))!;
     expect(rows.n).toBe(limit);
     ws.close();
   });

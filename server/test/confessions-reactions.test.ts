@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationsResponseSchema, reactResponseSchema, type AppNotification } from '@campus/protocol';
 import { startTestServer, type TestServer } from './support/test-server';
 import { postAs, student, type Student } from './confessions-helpers';
+import { rowsOf } from './support/sql';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -66,11 +67,11 @@ describe('confession reactions', () => {
     const feed = await server.get('/api/confessions/feed', author.token);
     const card = (feed.body.confessions as { id: string; reactions: unknown }[]).find((c) => c.id === id);
     expect(card?.reactions).toEqual({ relatable: 10, funny: 0, feelYou: 0, shareWorthy: 20 });
-    const stored = server.deps.sqlite
-      .prepare(
-        'SELECT reaction_type, count(*) AS n FROM confession_reactions WHERE confession_id = ? GROUP BY 1',
-      )
-      .all(id);
+    const stored = await rowsOf(
+      server,
+      'SELECT reaction_type, count(*) AS n FROM confession_reactions WHERE confession_id = ? GROUP BY 1 ORDER BY 1',
+      id,
+    );
     expect(stored).toEqual(
       expect.arrayContaining([
         { reaction_type: 'relatable', n: 10 },

@@ -32,7 +32,7 @@ describe('a deleted confession’s text', () => {
     const pulled = await pulledBy(before);
     expect(pulled).not.toContain(secret);
     // The announcement became the deletion, at the same seq and for the same audiences.
-    const changes = changesAbout(server, id);
+    const changes = await changesAbout(server, id);
     expect(changes.map((c) => c.type)).toEqual([
       'confession_deleted',
       'confession_mine',
@@ -48,6 +48,6 @@ describe('a deleted confession’s text', () => {
     const del = await server.call('DELETE', `/api/confessions/${id}`, undefined, author.token);
     expect(del.status).toBe(200);
     await announcePosts(server);
-    expect(changesAbout(server, id).map((c) => c.type)).toEqual(['confession_deleted']);
+    expect((await changesAbout(server, id)).map((c) => c.type)).toEqual(['confession_deleted']);
   });
 });

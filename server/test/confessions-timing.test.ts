@@ -7,6 +7,7 @@ import { CONFESSION_PUBLISH_DELAY_MS } from '../src/modules/confessions/publishe
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 import { WsClient } from './support/ws-client';
 import { changesAbout, postAs, student } from './confessions-helpers';
+import { rowOf } from './support/sql';
 
 /** Starts 37.123 s into a minute, so a time that was not cut to the minute shows. */
 const clock = testClock();
@@ -47,7 +48,7 @@ describe('what the timing of a confession tells about its author', () => {
     const acked = Date.now();
     const message = await ms.waitFor((f) => f.type === 'receive_group_message');
     // The post's own commit announced nothing.
-    expect(changesAbout(server, postId)).toEqual([]);
+    expect(await changesAbout(server, postId)).toEqual([]);
 
     // Someone else writes meanwhile, as students do.
     const bs = await WsClient.connect(server, other);
@@ -102,12 +103,14 @@ describe('what the timing of a confession tells about its author', () => {
     (comments.body.comments as ConfessionComment[]).forEach((c) => onTheMinute(c.createdAt));
 
     await confessionEnv(server.deps).publisher.flush();
-    for (const change of changesAbout(server, second).filter((c) => c.type === 'confession_posted'))
+    for (const change of (await changesAbout(server, second)).filter((c) => c.type === 'confession_posted'))
       onTheMinute((JSON.parse(change.payload) as { confession: Confession }).confession.createdAt);
     // Stored precisely.
-    const stored = server.deps.sqlite
-      .prepare<[string], { created_at: string }>('SELECT created_at FROM confessions WHERE id = ?')
-      .get(second)!;
+    const stored = (await rowOf<{ created_at: string }>(
+      server,
+      'SELECT created_at FROM confessions WHERE id = ?',
+      second,
+    ))!;
     expect(stored.created_at).toMatch(/:38\.123Z$/);
   });
 });

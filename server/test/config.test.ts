@@ -14,6 +14,13 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'production', AUTH_RATE_MULTIPLIER: '20' }).authRateMultiplier).toBe(1);
     expect(loadConfig({ AUTH_RATE_MULTIPLIER: '20' }).authRateMultiplier).toBe(1);
     expect(loadConfig({ NODE_ENV: 'test', AUTH_RATE_MULTIPLIER: 'lots' }).authRateMultiplier).toBe(1);
+    expect(loadConfig({ NODE_ENV: 'test', REALTIME_RATE_MULTIPLIER: '1000' }).realtimeRateMultiplier).toBe(
+      1000,
+    );
+    expect(
+      loadConfig({ NODE_ENV: 'production', REALTIME_RATE_MULTIPLIER: '1000' }).realtimeRateMultiplier,
+    ).toBe(1);
+    expect(loadConfig({ REALTIME_RATE_MULTIPLIER: '1000' }).realtimeRateMultiplier).toBe(1);
   });
 });
 

@@ -13,6 +13,7 @@ import { sendGroupMessage } from '../src/modules/chat';
 import { GROUP_CREATE_RATE } from '../src/modules/groups';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 import { addStudent, type Student } from './chat-rest-helpers';
+import { rowOf, rowsOf } from './support/sql';
 
 const clock = testClock();
 let server: TestServer;
@@ -55,7 +56,7 @@ describe('POST /api/groups', () => {
       expect(res.body.error).toBe(error);
     }
     expect((await create('', { name: 'x', memberIds: [priya.id] })).status).toBe(401);
-    const groups = server.deps.sqlite.prepare('SELECT count(*) FROM groups').pluck().get();
+    const groups = (await rowOf<{ n: number }>(server, 'SELECT count(*) AS n FROM groups'))?.n;
     expect(groups).toBe(0);
   });
 
@@ -70,13 +71,15 @@ describe('POST /api/groups', () => {
     expect(group.createdBy).toBe(alex.id);
     expect(group.members.map((m) => m.id)).toEqual([alex.id, priya.id, sam.id]);
 
-    const audiences = server.deps.sqlite
-      .prepare(
+    const audiences = (
+      await rowsOf<{ audience: string }>(
+        server,
         `SELECT a.audience FROM change_audience a JOIN change_log l ON l.seq = a.seq
-          WHERE l.type = 'group_joined' ORDER BY a.audience`,
+          WHERE l.type = 'group_joined'`,
       )
-      .pluck()
-      .all();
+    )
+      .map((row) => row.audience)
+      .sort();
     expect(audiences).toEqual([`u:${alex.id}`, `u:${priya.id}`, `u:${sam.id}`].sort());
 
     // Every member reads it; it shows in their conversations.

@@ -3,7 +3,12 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import SQLite from 'better-sqlite3';
 import { migrations } from '../src/lib/db/migrations';
-import { reportedCountsSql, reportStatements as q, restrictionsSql } from '../src/modules/reports/repo';
+import {
+  reportedCountsSql,
+  reportListStatements,
+  reportStatements as q,
+  restrictionsSql,
+} from '../src/modules/reports/repo';
 
 const TABLES = ['reports', 'user_restrictions', 'moderation_log'];
 
@@ -75,12 +80,12 @@ describe('migration 0018_reports', () => {
       )
         .map((r) => r.detail)
         .join(' | ');
-    expect(plan(q.openPage)).toMatch(
+    expect(plan(reportListStatements.sqlite.openPage)).toMatch(
       /SEARCH r USING INDEX reports_queue_idx \(status=\? AND \(created_at,id\)>\(\?,\?\)\)/,
     );
-    expect(plan(q.openPage)).not.toMatch(/TEMP B-TREE/);
-    expect(plan(q.decidedPage)).toMatch(/reports_decided_idx/);
-    expect(plan(q.decidedPage)).not.toMatch(/TEMP B-TREE/);
+    expect(plan(reportListStatements.sqlite.openPage)).not.toMatch(/TEMP B-TREE/);
+    expect(plan(reportListStatements.sqlite.decidedPage)).toMatch(/reports_decided_idx/);
+    expect(plan(reportListStatements.sqlite.decidedPage)).not.toMatch(/TEMP B-TREE/);
     expect(plan(q.filedSince)).toMatch(/reports_reporter_idx \(reporter_id=\? AND created_at>\?\)/);
     expect(plan(q.distinctReporters)).toMatch(/reports_reported_idx \(reported_id=\? AND created_at>\?\)/);
     expect(plan(reportedCountsSql(3))).toMatch(/reports_reported_idx \(reported_id=\?\)/);

@@ -248,6 +248,22 @@ export function mutate(frame: Uint8Array, random: () => number): Uint8Array {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Tries an upgrade with a plain `ws` client and reports the HTTP status, or 101 if a socket opened. */
+export function upgradeStatus(url: string, protocols: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, protocols);
+    socket.on('open', () => {
+      socket.close();
+      resolve(101);
+    });
+    socket.on('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.on('error', reject);
+  });
+}
+
 /** A real y-websocket client on the notes socket, as the web app opens it, with every close code it got. */
 export interface NotesClient {
   doc: Y.Doc;
@@ -258,7 +274,7 @@ export interface NotesClient {
 
 /** Opens a notes client for `student`; `providers` collects it so the suite can destroy it after each test. */
 export function openNotesClient(
-  server: TestServer,
+  server: Pick<TestServer, 'url'>,
   student: Student,
   groupId: string,
   providers: WebsocketProvider[],

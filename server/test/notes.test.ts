@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import * as Y from 'yjs';
 import type { WebsocketProvider } from 'y-websocket';
 import {
@@ -11,7 +10,7 @@ import {
   REALTIME_ERRORS,
   SERVER_MSG,
 } from '@campus/protocol';
-import { createGroup, openNotesClient, signUp, until, type Student } from './notes-helpers';
+import { createGroup, openNotesClient, signUp, until, upgradeStatus, type Student } from './notes-helpers';
 import { startTestServer, type TestServer } from './support/test-server';
 
 let server: TestServer;
@@ -33,22 +32,6 @@ const notesUrl = () => `${server.url.replace(/^http/, 'ws')}/notes`;
 
 const openNotes = (student: Student, groupId: string, doc?: Y.Doc) =>
   openNotesClient(server, student, groupId, providers, doc);
-
-/** Tries an upgrade with a plain `ws` client and reports the HTTP status, or 101 if a socket opened. */
-function upgradeStatus(url: string, protocols: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, protocols);
-    socket.on('open', () => {
-      socket.close();
-      resolve(101);
-    });
-    socket.on('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      socket.terminate();
-    });
-    socket.on('error', (err) => reject(err));
-  });
-}
 
 const storedRows = (groupId: string) =>
   server.deps.sqlite

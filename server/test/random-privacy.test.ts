@@ -150,7 +150,7 @@ describe('a moderator’s decision', () => {
       [ann.user, ann.ws],
       [cat.user, cat.ws],
     ] as const) {
-      friends(server, reporter, user);
+      await friends(server, reporter, user);
       const id = await filed(server, reporter, { kind: 'friend', userId: user.id }, { block: false });
       const from = ws.frames.length;
       expect((await decide(server, admin, id, { decision: 'suspend_random', days: 7 })).status).toBe(200);

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KyselyPlugin } from 'kysely';
 import { CLOSE_CODES, NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX, PROTOCOL_VERSION } from '@campus/protocol';
 import { createGroup } from '../src/modules/groups/service';
 import type { DB } from '../src/lib/db/database';
+import { upgradeStatus } from './notes-helpers';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type TestUser } from './support/ws-client';
 
@@ -21,7 +21,10 @@ afterAll(async () => {
   await server.close();
 });
 
-/** Every query fails as a broken or locked database would, until `restore`. */
+/**
+ * Every query fails as a broken or locked database would, until `restore`: Kysely's and the engine's reads
+ * (the /ws hello looks the session up through the engine's cached statements).
+ */
 function breakDatabase(): { restore(): void } {
   const healthy: DB = server.deps.db;
   const failing: KyselyPlugin = {
@@ -31,24 +34,22 @@ function breakDatabase(): { restore(): void } {
     transformResult: (args) => Promise.resolve(args.result),
   };
   server.deps.db = healthy.withPlugin(failing);
-  return { restore: () => (server.deps.db = healthy) };
+  const transactor = server.deps.transactor;
+  const read = vi
+    .spyOn(transactor, 'read')
+    .mockRejectedValue(new Error('SQLITE_IOERR: disk I/O error (injected)'));
+  return {
+    restore: () => {
+      server.deps.db = healthy;
+      read.mockRestore();
+    },
+  };
 }
 
 /** The HTTP status of a notes upgrade, or 101 if a socket opened. */
 function notesUpgradeStatus(token: string): Promise<number> {
   const url = `${server.url.replace(/^http/, 'ws')}/notes/${groupId}`;
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, [NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX + token]);
-    socket.on('open', () => {
-      socket.close();
-      resolve(101);
-    });
-    socket.on('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      socket.terminate();
-    });
-    socket.on('error', reject);
-  });
+  return upgradeStatus(url, [NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX + token]);
 }
 
 describe('a database fault during sign-in is not a bad session', () => {

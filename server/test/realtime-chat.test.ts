@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION, REALTIME_ERRORS } from '@campus/protocol';
+import { rowOf, rowsOf } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
 
@@ -88,17 +89,13 @@ describe('direct chat over /ws', () => {
     await b.waitFor((f) => f.type === 'ack' && f.mid === m2);
     const reaction = await a.waitFor((f) => f.type === 'chat-reaction' && f.emoji === '🔥');
     expect(reaction).toMatchObject({ messageId: id, fromUserId: bob.id, toUserId: ann.id });
-    const rows = server.deps.sqlite
-      .prepare('SELECT emoji FROM message_reactions WHERE message_id = ?')
-      .all(id);
+    const rows = await rowsOf(server, 'SELECT emoji FROM message_reactions WHERE message_id = ?', id);
     expect(rows).toEqual([{ emoji: '🔥' }]);
 
     const m3 = b.mutate({ type: 'chat-reaction', messageId: id, emoji: '', toUserId: ann.id });
     await b.waitFor((f) => f.type === 'ack' && f.mid === m3);
     await a.waitFor((f) => f.type === 'chat-reaction' && f.emoji === '');
-    expect(
-      server.deps.sqlite.prepare('SELECT * FROM message_reactions WHERE message_id = ?').all(id),
-    ).toEqual([]);
+    expect(await rowsOf(server, 'SELECT * FROM message_reactions WHERE message_id = ?', id)).toEqual([]);
 
     // Cid is not in that chat: refused.
     const c = await connect(cid);
@@ -126,16 +123,14 @@ describe('direct chat over /ws', () => {
     a.mutate(frame, mid);
     await WsClient.settle(200);
     expect(a.of('ack').filter((f) => f.mid === mid)).toHaveLength(3);
-    const count = server.deps.sqlite
-      .prepare('SELECT count(*) AS n FROM direct_messages WHERE content = ?')
-      .get('once');
+    const count = await rowOf(server, 'SELECT count(*) AS n FROM direct_messages WHERE content = ?', 'once');
     expect(count).toEqual({ n: 1 });
   });
 
   it('bad frames answer message_error and change nothing', async () => {
     const a = await connect(ann);
     const before = server.deps.realtime;
-    const seqBefore = server.deps.sqlite.prepare('SELECT count(*) AS n FROM change_log').get();
+    const seqBefore = await rowOf(server, 'SELECT count(*) AS n FROM change_log');
     a.sendRaw('{not json');
     a.send({ type: 'no_such_event' });
     a.send({ type: 'send_message', to: bob.id });
@@ -155,7 +150,7 @@ describe('direct chat over /ws', () => {
     ]);
     expect(errors[3]).toMatchObject({ deviceId: a.deviceId, mid });
     expect(errors[5]).toMatchObject({ deviceId: a.deviceId, mid: mid + 1 });
-    expect(server.deps.sqlite.prepare('SELECT count(*) AS n FROM change_log').get()).toEqual(seqBefore);
+    expect(await rowOf(server, 'SELECT count(*) AS n FROM change_log')).toEqual(seqBefore);
     expect(server.deps.realtime).toBe(before);
     // The connection still works.
     a.send({ type: 'ping', t: 7 });

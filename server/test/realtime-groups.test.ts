@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REALTIME_ERRORS } from '@campus/protocol';
 import { createGroup } from '../src/modules/groups/service';
+import { rowOf } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type TestUser } from './support/ws-client';
 
@@ -95,13 +96,19 @@ describe('group chat over /ws', () => {
     c.send({ type: 'ping', t: 1 });
     await c.waitFor((f) => f.type === 'pong');
     expect(c.of('message_error')).toEqual([]);
-    const row = server.deps.sqlite
-      .prepare(
-        'SELECT m.read_seq AS readSeq, g.last_seq AS lastSeq FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.group_id = ? AND m.user_id = ?',
-      )
-      .get(groupId, members[2]!.id) as { readSeq: number; lastSeq: number };
-    expect(row.readSeq).toBe(row.lastSeq);
-    expect(row.lastSeq).toBeGreaterThan(0);
+    // Aliases in snake_case: PostgreSQL folds unquoted ones to lower case.
+    const marks = async () =>
+      (await rowOf<{ read_seq: number; last_seq: number }>(
+        server,
+        'SELECT m.read_seq, g.last_seq FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.group_id = ? AND m.user_id = ?',
+        groupId,
+        members[2]!.id,
+      ))!;
+    // The mark is written after the pong on PostgreSQL (its commit awaits the pool): soon, then.
+    await expect.poll(async () => (await marks()).read_seq).toBeGreaterThan(0);
+    const row = await marks();
+    expect(row.read_seq).toBe(row.last_seq);
+    expect(row.last_seq).toBeGreaterThan(0);
   });
 
   it("a member's other devices hear group_read when the read mark moves, and only then", async () => {
@@ -113,11 +120,11 @@ describe('group chat over /ws', () => {
 
     phone.send({ type: 'join_group', groupId });
     const read = await laptop.waitFor((f) => f.type === 'group_read');
-    const lastSeq = (
-      server.deps.sqlite.prepare('SELECT last_seq FROM groups WHERE id = ?').get(groupId) as {
-        last_seq: number;
-      }
-    ).last_seq;
+    const lastSeq = (await rowOf<{ last_seq: number }>(
+      server,
+      'SELECT last_seq FROM groups WHERE id = ?',
+      groupId,
+    ))!.last_seq;
     expect(read).toMatchObject({ type: 'group_read', groupId, readSeq: lastSeq });
     await phone.waitFor((f) => f.type === 'group_read');
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REALTIME_ERRORS } from '@campus/protocol';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type TestUser } from './support/ws-client';
+import { rowOf } from './support/sql';
 
 let server: TestServer;
 let ann: TestUser;
@@ -32,10 +33,12 @@ describe('realtime limits', () => {
       context: 'send_message',
       deviceId: a.deviceId,
     });
-    const n = server.deps.sqlite
-      .prepare("SELECT count(*) FROM direct_messages WHERE content LIKE 'fast %'")
-      .pluck()
-      .get();
+    const n = (
+      await rowOf<{ n: number }>(
+        server,
+        "SELECT count(*) AS n FROM direct_messages WHERE content LIKE 'fast %'",
+      )
+    )?.n;
     expect(n).toBe(5);
     a.close();
   });
@@ -57,10 +60,9 @@ describe('realtime limits', () => {
       deviceId: b.deviceId,
       mid: 99,
     });
-    const n = server.deps.sqlite
-      .prepare("SELECT count(*) FROM direct_messages WHERE content = 'spoof'")
-      .pluck()
-      .get();
+    const n = (
+      await rowOf<{ n: number }>(server, "SELECT count(*) AS n FROM direct_messages WHERE content = 'spoof'")
+    )?.n;
     expect(n).toBe(0);
     a.close();
     b.close();

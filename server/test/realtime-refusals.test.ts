@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REALTIME_ERRORS } from '@campus/protocol';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type TestUser } from './support/ws-client';
+import { rowOf } from './support/sql';
 
 let server: TestServer;
 let ann: TestUser;
@@ -29,9 +30,12 @@ describe('a refusal thrown by a feature handler', () => {
       mid,
     };
     expect(first).toEqual(expected);
-    const stored = server.deps.sqlite
-      .prepare('SELECT code, error, context FROM mutation_rejects WHERE device_id = ? AND mid = ?')
-      .get(a.deviceId, mid);
+    const stored = await rowOf(
+      server,
+      'SELECT code, error, context FROM mutation_rejects WHERE device_id = ? AND mid = ?',
+      a.deviceId,
+      mid,
+    );
     expect(stored).toEqual({
       code: 'selfMessage',
       error: REALTIME_ERRORS.selfMessage,
@@ -45,7 +49,7 @@ describe('a refusal thrown by a feature handler', () => {
     const resend = { ...frame, deviceId: a.deviceId, mid, to: 'someone-else' };
     again.send(resend);
     expect(await again.waitFor((f) => f.type === 'message_error' && f.mid === mid)).toEqual(expected);
-    const count = server.deps.sqlite.prepare('SELECT count(*) AS n FROM direct_messages').get();
+    const count = await rowOf(server, 'SELECT count(*) AS n FROM direct_messages');
     expect(count).toEqual({ n: 0 });
     again.close();
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowOf } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
 
@@ -84,9 +85,10 @@ describe('catch-up and resend', () => {
     for (const f of frames) second.send(f);
     await second.waitFor((f) => f.type === 'ack' && f.mid === 20);
     expect(second.of('ack').map((f) => f.mid)).toEqual(frames.map((f) => f.mid));
-    const stored = server.deps.sqlite
-      .prepare("SELECT count(*) AS n FROM direct_messages WHERE content LIKE 'resend %'")
-      .get();
+    const stored = await rowOf(
+      server,
+      "SELECT count(*) AS n FROM direct_messages WHERE content LIKE 'resend %'",
+    );
     expect(stored).toEqual({ n: 20 });
     second.close();
   });
@@ -113,7 +115,7 @@ describe('catch-up and resend', () => {
     const reset = b.of('sync_reset')[0]!;
     expect((reset.messages as Msg[]).length).toBeGreaterThan(0);
     expect(reset.cursor).toBe(
-      server.deps.sqlite.prepare('SELECT max(seq) AS s FROM change_log').pluck().get(),
+      (await rowOf<{ s: number }>(server, 'SELECT max(seq) AS s FROM change_log'))?.s,
     );
     b.close();
   });

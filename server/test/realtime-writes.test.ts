@@ -5,6 +5,7 @@ import { insertUser } from '../src/modules/users/repo';
 import { Refusal } from '../src/lib/refusal';
 import { sendDirectMessage, sendGroupMessage } from '../src/modules/chat';
 import { startTestServer, type TestServer } from './support/test-server';
+import { rowsOf } from './support/sql';
 
 let server: TestServer;
 let a: string;
@@ -41,24 +42,21 @@ describe('chat writes', () => {
     const first = await sendDirectMessage(server.deps, a, { id, to: b, content: 'hi' });
     const again = await sendDirectMessage(server.deps, a, { id, to: b, content: 'hi' });
     expect(again.seq).toBe(first.seq);
-    const log = server.deps.sqlite.prepare('SELECT seq, payload FROM change_log').all() as {
-      seq: number;
-      payload: string;
-    }[];
+    const log = await rowsOf<{ seq: number; payload: string }>(server, 'SELECT seq, payload FROM change_log');
     expect(log).toHaveLength(1);
     expect(JSON.parse(log[0]!.payload)).toMatchObject({
       type: 'receive_message',
       seq: first.seq,
       message: { id, seq: first.seq },
     });
-    const audiences = server.deps.sqlite
-      .prepare('SELECT audience FROM change_audience ORDER BY audience')
-      .pluck()
-      .all();
+    const audiences = (await rowsOf<{ audience: string }>(server, 'SELECT audience FROM change_audience'))
+      .map((row) => row.audience)
+      .sort();
     expect(audiences).toEqual([`u:${a}`, `u:${b}`].sort());
-    const unread = server.deps.sqlite
-      .prepare('SELECT user_id, unread_count FROM direct_conversations ORDER BY unread_count')
-      .all();
+    const unread = await rowsOf(
+      server,
+      'SELECT user_id, unread_count FROM direct_conversations ORDER BY unread_count',
+    );
     expect(unread).toEqual([
       { user_id: a, unread_count: 0 },
       { user_id: b, unread_count: 1 },

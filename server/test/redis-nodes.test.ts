@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
 import { CLOSE_CODES } from '@campus/protocol';
-import { loadConfig, type RedisConfig } from '../src/config';
+import { loadConfig } from '../src/config';
 import { createSession } from '../src/lib/auth/sessions';
+import { requireRedis, testRedisConfig } from './support/redis';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
 
@@ -12,35 +12,12 @@ import { createUser, WsClient, type Frame, type TestUser } from './support/ws-cl
  * load balancer would (DESIGN.md, "Beyond one machine"). CI runs Redis on 127.0.0.1:6379; without it these
  * tests fail, they are never skipped.
  */
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 // A prefix per run: runs sharing the Redis never hear each other.
-const redis: RedisConfig = { url: redisUrl, prefix: `ct-test-${randomUUID()}`, gapCheckMs: 60_000 };
+const redis = testRedisConfig();
 
 let nodeA: TestServer;
 let nodeB: TestServer;
 const open: WsClient[] = [];
-
-async function requireRedis(): Promise<void> {
-  const probe = new Redis(redisUrl, {
-    lazyConnect: true,
-    connectTimeout: 2000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    expect(await probe.ping()).toBe('PONG');
-  } catch (err) {
-    throw new Error(
-      `Redis is not answering at ${redisUrl}: these tests need it. Start it with ` +
-        '`redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no`',
-      { cause: err },
-    );
-  } finally {
-    probe.disconnect();
-  }
-}
 
 async function connect(node: TestServer, user: TestUser) {
   const client = await WsClient.connect(node, user);

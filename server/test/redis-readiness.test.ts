@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisConfig } from '../src/config';
+import { requireRedis, testRedisConfig } from './support/redis';
 import { startTestServer, type TestServer } from './support/test-server';
 
 /**
@@ -8,14 +7,11 @@ import { startTestServer, type TestServer } from './support/test-server';
  * `/readyz` says so and the load balancer stops sending it students. Needs Redis on 127.0.0.1:6379 (CI has
  * it); it fails without it, it is never skipped.
  */
-const redis: RedisConfig = {
-  url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-  prefix: `ct-test-${randomUUID()}`,
-  gapCheckMs: 60_000,
-};
+const redis = testRedisConfig();
 
 let node: TestServer;
 beforeAll(async () => {
+  await requireRedis();
   node = await startTestServer({ config: { redis } });
 });
 afterAll(() => node?.close());

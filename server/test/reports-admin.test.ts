@@ -48,7 +48,7 @@ describe('who may use the queue', () => {
         body: { error: SERVER_MSG.forbidden },
       });
     }
-    expect(reportRow(server, id)).toMatchObject({ status: 'open', decision: null });
+    expect(await reportRow(server, id)).toMatchObject({ status: 'open', decision: null });
   });
 });
 
@@ -125,7 +125,7 @@ describe('decisions', () => {
       status: 409,
       body: { error: REPORT_MSG.alreadyDecided },
     });
-    expect(reportRow(server, id)).toMatchObject({
+    expect(await reportRow(server, id)).toMatchObject({
       status: 'dismissed',
       decision: 'dismiss',
       decided_by: admin.id,
@@ -146,7 +146,7 @@ describe('decisions', () => {
       { decision: 'suspend_account' },
     ])
       expect((await decide(server, admin, other, body)).status, JSON.stringify(body)).toBe(400);
-    expect(reportRow(server, other)).toMatchObject({ status: 'open' });
+    expect(await reportRow(server, other)).toMatchObject({ status: 'open' });
   });
 
   it('warn notifies the reported user live and in the list, never naming the reporter', async () => {

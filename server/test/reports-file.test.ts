@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReportResponseSchema, REPORT, REPORT_MSG } from '@campus/protocol';
 import { createGroup } from '../src/modules/groups/service';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
-import { verifyStudent } from './support/verify-student';
+import { setDocumentStatus } from './support/verify-student';
 import { account, blocked, chatted, filed, friends, loggedCall, report, reportRow } from './reports-helpers';
+import { rowOf } from './support/sql';
 
 const clock = testClock();
 let server: TestServer;
@@ -29,7 +30,7 @@ describe('POST /api/reports: where a report may come from', () => {
     expect(res.status).toBe(201);
     const answer = createReportResponseSchema.parse(res.body);
     expect(answer.message).toBe(REPORT_MSG.sent);
-    expect(reportRow(server, answer.id)).toMatchObject({
+    expect(await reportRow(server, answer.id)).toMatchObject({
       reporter_id: ana.id,
       reported_id: ben.id,
       context_kind: 'chat',
@@ -50,17 +51,17 @@ describe('POST /api/reports: where a report may come from', () => {
     // A call, named or not; the callee of a hidden call never had it, so cannot report from it.
     const eve = await account(server, 'Eve');
     const finn = await account(server, 'Finn');
-    const callId = loggedCall(server, eve, finn);
+    const callId = await loggedCall(server, eve, finn);
     const byCall = await filed(
       server,
       finn,
       { kind: 'call', callLogId: callId, userId: eve.id },
       { block: false },
     );
-    expect(reportRow(server, byCall)).toMatchObject({ context_kind: 'call', context_ref: callId });
+    expect(await reportRow(server, byCall)).toMatchObject({ context_kind: 'call', context_ref: callId });
     await filed(server, eve, { kind: 'call', userId: finn.id }, { block: false });
     const gus = await account(server, 'Gus');
-    const hidden = loggedCall(server, gus, eve, true);
+    const hidden = await loggedCall(server, gus, eve, true);
     expect((await report(server, eve, { kind: 'call', userId: gus.id })).status).toBe(404);
     expect((await report(server, eve, { kind: 'call', callLogId: hidden, userId: gus.id })).status).toBe(404);
     // Someone else's call is not the reporter's to name.
@@ -68,7 +69,7 @@ describe('POST /api/reports: where a report may come from', () => {
 
     // Friends, and a pending request.
     const ida = await account(server, 'Ida');
-    friends(server, ida, gus);
+    await friends(server, ida, gus);
     await filed(server, ida, { kind: 'friend', userId: gus.id }, { reason: 'hate', block: false });
     expect((await server.post('/api/users/friends/requests', { to: ida.id }, finn.token)).status).toBe(200);
     await filed(server, ida, { kind: 'friend', userId: finn.id }, { reason: 'other', block: false });
@@ -103,9 +104,10 @@ describe('POST /api/reports: where a report may come from', () => {
       ).status,
     ).toBe(400);
     expect(
-      server.deps.sqlite.prepare('SELECT count(*) FROM reports WHERE reporter_id = ?').pluck().get(jo.id),
+      (await rowOf<{ n: number }>(server, 'SELECT count(*) AS n FROM reports WHERE reporter_id = ?', jo.id))
+        ?.n,
     ).toBe(0);
-    expect(blocked(server, jo, kim)).toBe(false);
+    expect(await blocked(server, jo, kim)).toBe(false);
   });
 
   it('validates the body and needs a session', async () => {
@@ -133,28 +135,33 @@ describe('reporting blocks', () => {
     const pat = await account(server, 'Pat');
     await chatted(server, oli, nia);
     await chatted(server, pat, nia);
-    friends(server, nia, oli);
+    await friends(server, nia, oli);
     await filed(server, nia, { kind: 'chat', userId: oli.id });
-    expect(blocked(server, nia, oli)).toBe(true);
+    expect(await blocked(server, nia, oli)).toBe(true);
     // The block ended the friendship, as blocking does.
     expect(
-      server.deps.sqlite
-        .prepare('SELECT 1 FROM friendships WHERE (user_a = ? AND user_b = ?) OR (user_a = ? AND user_b = ?)')
-        .get(nia.id, oli.id, oli.id, nia.id),
+      await rowOf(
+        server,
+        'SELECT 1 AS one FROM friendships WHERE (user_a = ? AND user_b = ?) OR (user_a = ? AND user_b = ?)',
+        nia.id,
+        oli.id,
+        oli.id,
+        nia.id,
+      ),
     ).toBeUndefined();
     await filed(server, nia, { kind: 'chat', userId: pat.id }, { block: false });
-    expect(blocked(server, nia, pat)).toBe(false);
+    expect(await blocked(server, nia, pat)).toBe(false);
     // The reported user is never blocked the other way.
-    expect(blocked(server, oli, nia)).toBe(false);
+    expect(await blocked(server, oli, nia)).toBe(false);
   });
 
   it('lets an account that is not verified yet report and block', async () => {
     const quin = await account(server, 'Quin');
     const rae = await account(server, 'Rae');
-    verifyStudent(server, quin.id, 'pending_submission');
+    await setDocumentStatus(server, quin.id, 'pending_submission');
     await chatted(server, rae, quin);
     await filed(server, quin, { kind: 'chat', userId: rae.id });
-    expect(blocked(server, quin, rae)).toBe(true);
+    expect(await blocked(server, quin, rae)).toBe(true);
   });
 });
 
@@ -171,7 +178,7 @@ describe('the hourly limit', () => {
       await filed(server, sam, { kind: 'chat', userId: targets[i % 3]!.id }, { block: false });
     const over = await report(server, sam, { kind: 'chat', userId: targets[0]!.id }, { block: false });
     expect(over).toMatchObject({ status: 429, body: { error: REPORT_MSG.tooMany } });
-    expect(blocked(server, sam, targets[0]!)).toBe(false);
+    expect(await blocked(server, sam, targets[0]!)).toBe(false);
     // Someone else's budget is their own.
     const uma = await account(server, 'Uma');
     await chatted(server, targets[0]!, uma);

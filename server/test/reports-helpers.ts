@@ -7,6 +7,7 @@ import { sendDirectMessage } from '../src/modules/chat';
 import { insertUser } from '../src/modules/users/repo';
 import type { TestServer } from './support/test-server';
 import type { TestUser } from './support/ws-client';
+import { execSql, rowOf } from './support/sql';
 
 /** Helpers of the reports suites (reports-*.test.ts). */
 
@@ -42,23 +43,36 @@ export async function chatted(server: TestServer, a: TestUser, b: TestUser): Pro
 }
 
 /** A call from `caller` to `callee` in the history (the server writes these when a call ends). */
-export function loggedCall(server: TestServer, caller: TestUser, callee: TestUser, hidden = false): string {
+export async function loggedCall(
+  server: TestServer,
+  caller: TestUser,
+  callee: TestUser,
+  hidden = false,
+): Promise<string> {
   const id = randomUUID();
-  server.deps.sqlite
-    .prepare(
-      `INSERT INTO call_logs (id, caller_id, callee_id, call_type, status, started_at, duration, callee_hidden)
-       VALUES (?, ?, ?, 'audio', 'completed', ?, 30, ?)`,
-    )
-    .run(id, caller.id, callee.id, new Date(server.deps.now()).toISOString(), hidden ? 1 : 0);
+  await execSql(
+    server,
+    `INSERT INTO call_logs (id, caller_id, callee_id, call_type, status, started_at, duration, callee_hidden)
+     VALUES (?, ?, ?, 'audio', 'completed', ?, 30, ?)`,
+    id,
+    caller.id,
+    callee.id,
+    new Date(server.deps.now()).toISOString(),
+    hidden ? 1 : 0,
+  );
   return id;
 }
 
 /** Two people who are friends: the friendship row, as an accepted request leaves it. */
-export function friends(server: TestServer, a: TestUser, b: TestUser): void {
+export async function friends(server: TestServer, a: TestUser, b: TestUser): Promise<void> {
   const [x, y] = a.id < b.id ? [a.id, b.id] : [b.id, a.id];
-  server.deps.sqlite
-    .prepare('INSERT INTO friendships (user_a, user_b, created_at) VALUES (?, ?, ?)')
-    .run(x, y, new Date().toISOString());
+  await execSql(
+    server,
+    'INSERT INTO friendships (user_a, user_b, created_at) VALUES (?, ?, ?)',
+    x,
+    y,
+    new Date().toISOString(),
+  );
 }
 
 export function report(
@@ -92,15 +106,20 @@ export function decide(server: TestServer, admin: TestUser, reportId: string, bo
   return server.post(`/api/admin/reports/${reportId}/decision`, body, admin.token);
 }
 
-export function blocked(server: TestServer, blocker: TestUser, blockedUser: TestUser): boolean {
-  return (
-    server.deps.sqlite
-      .prepare('SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?')
-      .get(blocker.id, blockedUser.id) !== undefined
+export async function blocked(
+  server: TestServer,
+  blocker: TestUser,
+  blockedUser: TestUser,
+): Promise<boolean> {
+  const found = await rowOf(
+    server,
+    'SELECT 1 AS one FROM blocks WHERE blocker_id = ? AND blocked_id = ?',
+    blocker.id,
+    blockedUser.id,
   );
+  return found !== undefined;
 }
 
-export function reportRow(server: TestServer, id: string): Record<string, unknown> | undefined {
-  return server.deps.sqlite.prepare('SELECT * FROM reports WHERE id = ?').get(id) as
-    Record<string, unknown> | undefined;
+export function reportRow(server: TestServer, id: string): Promise<Record<string, unknown> | undefined> {
+  return rowOf<Record<string, unknown>>(server, 'SELECT * FROM reports WHERE id = ?', id);
 }

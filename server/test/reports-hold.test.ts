@@ -122,7 +122,7 @@ describe('fileReport (the random module’s door)', () => {
         evidence: { messages },
       }),
     );
-    expect(reportRow(server, id)).toMatchObject({
+    expect(await reportRow(server, id)).toMatchObject({
       context_kind: 'random_room',
       context_ref: 'room-42',
       reason: 'nudity',

@@ -10,6 +10,7 @@ import { createSession } from '../src/lib/auth/sessions';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 import { WsClient, type TestUser } from './support/ws-client';
 import { account, chatted, decide, filed, PASSWORD } from './reports-helpers';
+import { rowOf } from './support/sql';
 
 const clock = testClock();
 let server: TestServer;
@@ -60,7 +61,8 @@ describe('suspend_account', () => {
     await WsClient.settle();
     expect(bystander.closeCode).toBeUndefined();
     expect(
-      server.deps.sqlite.prepare('SELECT count(*) FROM sessions WHERE user_id = ?').pluck().get(user.id),
+      (await rowOf<{ n: number }>(server, 'SELECT count(*) AS n FROM sessions WHERE user_id = ?', user.id))
+        ?.n,
     ).toBe(0);
 
     // The old tokens stop working everywhere.

@@ -1,9 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
-import { CreateBucketCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminDocumentUrlResponseSchema,
@@ -17,21 +14,9 @@ import { createStorage, newDocumentKey, newFileKey, openStorage, S3Storage } fro
 import { createS3Client } from '../src/lib/storage/s3-storage';
 import { avatarKey } from '../src/modules/profile';
 import { addStudent, upload } from './chat-rest-helpers';
+import { startLocalS3, type LocalS3 } from './support/s3rver';
 import { startTestServer, type TestServer } from './support/test-server';
 import { PDF_BYTES, createAccount, uploadDocument } from './verification-helpers';
-
-/** s3rver has no types: only what these tests use. */
-interface S3rverInstance {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-type S3rverClass = new (options: {
-  address: string;
-  port: number;
-  directory: string;
-  silent: boolean;
-}) => S3rverInstance;
-const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
 
 // A real 1×1 PNG.
 const PNG = Uint8Array.from(
@@ -42,31 +27,20 @@ const PNG = Uint8Array.from(
 );
 
 const BUCKET = 'campus-test';
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-s3rver-'));
-let s3rver: S3rverInstance;
+let local: LocalS3;
+let dir: string;
 let s3: S3StorageConfig;
 let client: S3Client;
 
 beforeAll(async () => {
-  s3rver = new S3rver({ address: '127.0.0.1', port: 0, directory: dir, silent: true });
-  const address = await s3rver.run();
-  // Through loadConfig, as an operator would set it (s3rver's fixed credentials).
-  const config = loadConfig({
-    STORAGE: 's3',
-    S3_ENDPOINT: `http://127.0.0.1:${address.port}`,
-    S3_BUCKET: BUCKET,
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
-  }).storage;
-  if (config.driver !== 's3') throw new Error('STORAGE=s3 was not read');
-  s3 = config;
+  local = await startLocalS3(BUCKET);
+  dir = local.dir;
+  s3 = local.s3;
   client = createS3Client(s3);
-  await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
 });
 afterAll(async () => {
   client?.destroy();
-  await s3rver?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await local?.close();
 });
 
 const objectExists = async (key: string) =>

@@ -76,7 +76,7 @@ describe('academic e-mail', () => {
 
     const email = `asha@cse.${domain}`;
     const asha = await signUp(email, 'Asha');
-    expect(row(server, 'SELECT academic_domain FROM users WHERE id = ?', asha.id)).toEqual({
+    expect(await row(server, 'SELECT academic_domain FROM users WHERE id = ?', asha.id)).toEqual({
       academic_domain: `cse.${domain}`,
     });
     const suggested = suggestionSchema.parse(
@@ -85,7 +85,7 @@ describe('academic e-mail', () => {
     expect(suggested.college?.name).toBe(college);
 
     const plain = await signUp('ravi@gmail.com', 'Ravi');
-    expect(row(server, 'SELECT academic_domain FROM users WHERE id = ?', plain.id)).toEqual({
+    expect(await row(server, 'SELECT academic_domain FROM users WHERE id = ?', plain.id)).toEqual({
       academic_domain: null,
     });
     expect((await server.get('/api/users/profile/college-suggestion', plain.token)).body).toEqual({

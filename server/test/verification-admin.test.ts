@@ -60,7 +60,7 @@ describe('admin routes: who may call them', () => {
       });
     }
     expect(
-      rows(server, 'SELECT * FROM users WHERE id = ? AND document_status = ?', stu.id, 'not_required'),
+      await rows(server, 'SELECT * FROM users WHERE id = ? AND document_status = ?', stu.id, 'not_required'),
     ).toEqual([]);
   });
 });
@@ -87,7 +87,7 @@ describe('the queue', () => {
     }
     expect(seen).toEqual(pendingIds);
     expect(first.counts.pending_verification).toBe(pendingIds.length);
-    expect(first.counts.all).toBe(rows(server, 'SELECT id FROM users').length);
+    expect(first.counts.all).toBe((await rows(server, 'SELECT id FROM users')).length);
     for (const item of first.users) {
       expect(item.user.documentStatus).toBe('pending_verification');
       expect(item.document).toMatchObject({ contentType: 'application/pdf', manual: true });
@@ -113,9 +113,7 @@ describe('the queue', () => {
       cursor = page.next;
     }
     expect(everyone.sort()).toEqual(
-      rows<{ id: string }>(server, 'SELECT id FROM users')
-        .map((r) => r.id)
-        .sort(),
+      (await rows<{ id: string }>(server, 'SELECT id FROM users')).map((r) => r.id).sort(),
     );
 
     expect((await server.get('/api/upload/admin/documents?status=nope', admin.token)).status).toBe(400);
@@ -174,10 +172,12 @@ describe('decisions', () => {
     const seen = (await list()).users.find((u) => u.user.id === ria.id)?.document?.id;
     expect(seen).toBeTruthy();
     await uploadDocument(server, ria.token, PDF_BYTES, 'application/pdf', { manual: true });
-    const current = rows<{ current_document_id: string }>(
-      server,
-      'SELECT current_document_id FROM users WHERE id = ?',
-      ria.id,
+    const current = (
+      await rows<{ current_document_id: string }>(
+        server,
+        'SELECT current_document_id FROM users WHERE id = ?',
+        ria.id,
+      )
     )[0]!.current_document_id;
     expect(current).not.toBe(seen);
     for (const action of ['verify', 'reject'] as const) {
@@ -191,7 +191,7 @@ describe('decisions', () => {
     const res = await decide(server, admin.token, ria.id, { action: 'verify', documentId: current });
     expect(res.status).toBe(200);
     expect(
-      rows<{ document_id: string }>(
+      await rows<{ document_id: string }>(
         server,
         `SELECT document_id FROM document_decisions WHERE user_id = ? AND action = 'verify'`,
         ria.id,
@@ -299,13 +299,13 @@ describe('decisions', () => {
       decide(server, other.token, ned.id, { action: 'reject', reason: 'Not a student ID.' }),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
-    const decisions = rows(
+    const decisions = await rows(
       server,
       `SELECT action FROM document_decisions WHERE user_id = ? AND action != 'submit'`,
       ned.id,
     );
     expect(decisions).toHaveLength(1);
-    const notices = rows(server, `SELECT type FROM notifications WHERE user_id = ?`, ned.id);
+    const notices = await rows(server, `SELECT type FROM notifications WHERE user_id = ?`, ned.id);
     expect(notices).toHaveLength(1);
   });
 
@@ -315,7 +315,7 @@ describe('decisions', () => {
     expect(res.status).toBe(200);
     expect((res.body as AdminDocumentItem).user.documentStatus).toBe('not_required');
     expect((await decide(server, admin.token, oli.id, { action: 'exempt' })).status).toBe(200);
-    expect(rows(server, 'SELECT action FROM document_decisions WHERE user_id = ?', oli.id)).toEqual([
+    expect(await rows(server, 'SELECT action FROM document_decisions WHERE user_id = ?', oli.id)).toEqual([
       { action: 'exempt' },
     ]);
     expect(

@@ -5,6 +5,8 @@ import { createSession } from '../src/lib/auth/sessions';
 import { insertUser } from '../src/modules/users/repo';
 import type { TestServer } from './support/test-server';
 import type { TestUser } from './support/ws-client';
+import type { SqlParam } from '../src/realtime/transaction';
+import { rowOf, rowsOf } from './support/sql';
 
 /** Helpers of the verification suites (verification-*.test.ts). */
 
@@ -74,11 +76,18 @@ export const PDF_BYTES = new TextEncoder().encode(
  * An admin's decision. A verify or reject names the document the admin looked at: the student's current one
  * unless the test passes `documentId` itself (or `null` to leave it out).
  */
-export function decide(server: TestServer, token: string, userId: string, body: Record<string, unknown>) {
-  const current = row<{ current_document_id: string | null } | undefined>(
-    server,
-    'SELECT current_document_id FROM users WHERE id = ?',
-    userId,
+export async function decide(
+  server: TestServer,
+  token: string,
+  userId: string,
+  body: Record<string, unknown>,
+) {
+  const current = (
+    await row<{ current_document_id: string | null } | undefined>(
+      server,
+      'SELECT current_document_id FROM users WHERE id = ?',
+      userId,
+    )
   )?.current_document_id;
   const named =
     body.action === 'exempt' || 'documentId' in body
@@ -89,10 +98,11 @@ export function decide(server: TestServer, token: string, userId: string, body: 
   return server.call('PATCH', `/api/upload/admin/documents/${userId}`, named, token);
 }
 
-export function row<T>(server: TestServer, query: string, ...params: unknown[]): T {
-  return server.deps.sqlite.prepare(query).get(...params) as T;
+/** Raw SQL through the server's transactor (support/sql.ts): portable, so on PostgreSQL too. */
+export async function row<T>(server: TestServer, query: string, ...params: SqlParam[]): Promise<T> {
+  return (await rowOf(server, query, ...params)) as T;
 }
 
-export function rows<T>(server: TestServer, query: string, ...params: unknown[]): T[] {
-  return server.deps.sqlite.prepare(query).all(...params) as T[];
+export function rows<T>(server: TestServer, query: string, ...params: SqlParam[]): Promise<T[]> {
+  return rowsOf<T>(server, query, ...params);
 }

@@ -25,6 +25,7 @@ import {
   submit,
   uploadDocument,
 } from './verification-helpers';
+import { execSql } from './support/sql';
 
 const clock = testClock();
 let server: TestServer;
@@ -64,11 +65,11 @@ describe('sign → PUT → submit', () => {
     expect(upload.key).toMatch(new RegExp(`^documents/${budi.id}/[0-9a-f]{32}$`));
     expect(upload.url).toMatch(/^\/api\/upload\/document\/put\/[^?]+\?exp=\d+&sig=[0-9a-f]{64}$/);
     expect(upload.url).not.toContain('secret');
-    expect(row(server, 'SELECT uploaded_size FROM upload_intents WHERE storage_key = ?', upload.key)).toEqual(
-      {
-        uploaded_size: null,
-      },
-    );
+    expect(
+      await row(server, 'SELECT uploaded_size FROM upload_intents WHERE storage_key = ?', upload.key),
+    ).toEqual({
+      uploaded_size: null,
+    });
 
     expect((await put(server, upload.url, card.bytes, card.contentType)).status).toBe(200);
     const done = await submit(server, budi.token, {
@@ -87,7 +88,7 @@ describe('sign → PUT → submit', () => {
       expect(user.documentSubmittedAt).toBeTruthy();
     }
 
-    const doc = row<{
+    const doc = await row<{
       content_type: string;
       size: number;
       manual: number;
@@ -100,7 +101,9 @@ describe('sign → PUT → submit', () => {
     const check = serverCheckSchema.parse(JSON.parse(doc.server_check));
     expect(check, JSON.stringify(check)).toMatchObject({ verdict: 'ok', problems: [] });
     expect(check.recognized?.nama).toMatch(/budi/i);
-    expect(row(server, 'SELECT * FROM upload_intents WHERE storage_key = ?', upload.key)).toBeUndefined();
+    expect(
+      await row(server, 'SELECT * FROM upload_intents WHERE storage_key = ?', upload.key),
+    ).toBeUndefined();
     const stored = path.join(server.dataDir, 'uploads', ...upload.key.split('/'));
     expect(fs.readFileSync(stored).equals(card.bytes)).toBe(true);
 
@@ -110,7 +113,7 @@ describe('sign → PUT → submit', () => {
       rejectionReason: null,
       contentType: 'image/png',
     });
-    const history = rows(
+    const history = await rows(
       server,
       'SELECT action, actor_id, from_status, to_status FROM document_decisions WHERE user_id = ?',
       budi.id,
@@ -141,7 +144,7 @@ describe('sign → PUT → submit', () => {
     const upload = await uploadDocument(server, rizky.token, other.bytes, other.contentType, {
       recognized: claimed,
     });
-    const doc = row<{ server_check: string; client_recognized: string }>(
+    const doc = await row<{ server_check: string; client_recognized: string }>(
       server,
       'SELECT server_check, client_recognized FROM documents WHERE storage_key = ?',
       upload.key,
@@ -151,7 +154,7 @@ describe('sign → PUT → submit', () => {
     expect(check.problems).toContain(UPLOAD_MSG.nameMismatch);
     expect(JSON.parse(doc.client_recognized)).toEqual(claimed);
     // Still waiting for an admin: nothing is decided automatically.
-    expect(row(server, 'SELECT document_status FROM users WHERE id = ?', rizky.id)).toEqual({
+    expect(await row(server, 'SELECT document_status FROM users WHERE id = ?', rizky.id)).toEqual({
       document_status: 'pending_verification',
     });
   });
@@ -161,13 +164,13 @@ describe('sign → PUT → submit', () => {
     const broken = new Uint8Array(4000);
     broken.set(card.bytes.subarray(0, 64));
     const upload = await uploadDocument(server, kai.token, broken, 'image/png');
-    const doc = row<{ server_check: string }>(
+    const doc = await row<{ server_check: string }>(
       server,
       'SELECT server_check FROM documents WHERE storage_key = ?',
       upload.key,
     );
     expect(JSON.parse(doc.server_check)).toEqual({ verdict: 'error', problems: [], recognized: null });
-    expect(row(server, 'SELECT document_status FROM users WHERE id = ?', kai.id)).toEqual({
+    expect(await row(server, 'SELECT document_status FROM users WHERE id = ?', kai.id)).toEqual({
       document_status: 'pending_verification',
     });
   });
@@ -186,7 +189,7 @@ describe('sign → PUT → submit', () => {
     expect((await put(server, anns.url, card.bytes, 'image/png')).status).toBe(200);
     expect((await submit(server, ann.token, { bucket: 'other', key: anns.key })).status).toBe(403);
     expect(
-      row(server, 'SELECT count(*) AS n FROM documents WHERE user_id IN (?, ?)', ann.id, eve.id),
+      await row(server, 'SELECT count(*) AS n FROM documents WHERE user_id IN (?, ?)', ann.id, eve.id),
     ).toEqual({ n: 0 });
     // Eve's own submission still works.
     expect((await submit(server, eve.token, { bucket: 'local', key: eves.key, manual: true })).status).toBe(
@@ -297,11 +300,12 @@ describe('sign → PUT → submit', () => {
   it('takes a PDF for manual review (the server check is skipped)', async () => {
     const fay = await createAccount(server, 'Fay');
     const upload = await uploadDocument(server, fay.token, PDF_BYTES, 'application/pdf', { manual: true });
-    const doc = row<{ content_type: string; manual: number; server_check: string; client_recognized: null }>(
-      server,
-      'SELECT * FROM documents WHERE storage_key = ?',
-      upload.key,
-    );
+    const doc = await row<{
+      content_type: string;
+      manual: number;
+      server_check: string;
+      client_recognized: null;
+    }>(server, 'SELECT * FROM documents WHERE storage_key = ?', upload.key);
     expect(doc).toMatchObject({ content_type: 'application/pdf', manual: 1, client_recognized: null });
     expect(JSON.parse(doc.server_check)).toEqual({ verdict: 'skipped', problems: [], recognized: null });
   });
@@ -311,16 +315,16 @@ describe('sign → PUT → submit', () => {
     const first = await uploadDocument(server, gus.token, PDF_BYTES, 'application/pdf', { manual: true });
     const again = await submit(server, gus.token, { bucket: 'local', key: first.key, manual: true });
     expect(again).toMatchObject({ status: 200, body: { ok: true, documentStatus: 'pending_verification' } });
-    expect(rows(server, 'SELECT id FROM documents WHERE user_id = ?', gus.id)).toHaveLength(1);
+    expect(await rows(server, 'SELECT id FROM documents WHERE user_id = ?', gus.id)).toHaveLength(1);
 
     const second = await uploadDocument(server, gus.token, PDF_BYTES, 'application/pdf', { manual: true });
-    const docs = rows<{ id: string; storage_key: string }>(
+    const docs = await rows<{ id: string; storage_key: string }>(
       server,
       'SELECT id, storage_key FROM documents WHERE user_id = ? ORDER BY submitted_at',
       gus.id,
     );
     expect(docs.map((d) => d.storage_key)).toEqual([first.key, second.key]);
-    expect(row(server, 'SELECT current_document_id FROM users WHERE id = ?', gus.id)).toEqual({
+    expect(await row(server, 'SELECT current_document_id FROM users WHERE id = ?', gus.id)).toEqual({
       current_document_id: docs[1]!.id,
     });
     // The superseded submission is history now: submitting it again is refused. No admin decided it, so its
@@ -330,14 +334,16 @@ describe('sign → PUT → submit', () => {
     );
     expect(fs.existsSync(path.join(server.dataDir, 'uploads', ...first.key.split('/')))).toBe(false);
     expect(fs.existsSync(path.join(server.dataDir, 'uploads', ...second.key.split('/')))).toBe(true);
-    expect(rows(server, `SELECT action FROM document_decisions WHERE user_id = ?`, gus.id)).toHaveLength(2);
+    expect(
+      await rows(server, `SELECT action FROM document_decisions WHERE user_id = ?`, gus.id),
+    ).toHaveLength(2);
   });
 
   it('refuses a verified or exempt student (409), and every route without a session (401)', async () => {
     const hal = await createAccount(server, 'Hal');
     const upload = signed(await sign(server, hal.token, 'application/pdf'));
     expect((await put(server, upload.url, PDF_BYTES, 'application/pdf')).status).toBe(200);
-    server.deps.sqlite.prepare(`UPDATE users SET document_status = 'verified' WHERE id = ?`).run(hal.id);
+    await execSql(server, `UPDATE users SET document_status = 'verified' WHERE id = ?`, hal.id);
     expect(await sign(server, hal.token, 'image/png')).toMatchObject({
       status: 409,
       body: { error: UPLOAD_MSG.alreadyVerified },
@@ -345,7 +351,7 @@ describe('sign → PUT → submit', () => {
     expect((await submit(server, hal.token, { bucket: 'local', key: upload.key, manual: true })).status).toBe(
       409,
     );
-    server.deps.sqlite.prepare(`UPDATE users SET document_status = 'not_required' WHERE id = ?`).run(hal.id);
+    await execSql(server, `UPDATE users SET document_status = 'not_required' WHERE id = ?`, hal.id);
     expect((await sign(server, hal.token, 'image/png')).status).toBe(409);
 
     expect((await sign(server, '', 'image/png')).status).toBe(401);
@@ -366,9 +372,7 @@ describe('sign → PUT → submit', () => {
     const kai = await createAccount(server, 'Kai');
     const first = await uploadDocument(server, kai.token, PDF_BYTES, 'application/pdf', { manual: true });
     const reviewer = await createAccount(server, 'Rev', 'admin');
-    server.deps.sqlite
-      .prepare(`UPDATE users SET document_status = 'not_required' WHERE id = ?`)
-      .run(reviewer.id);
+    await execSql(server, `UPDATE users SET document_status = 'not_required' WHERE id = ?`, reviewer.id);
     expect(
       (await decide(server, reviewer.token, kai.id, { action: 'reject', reason: 'Cut off.' })).status,
     ).toBe(200);
@@ -412,7 +416,9 @@ describe('sign → PUT → submit', () => {
     }
     expect(fs.existsSync(fileOf(late.key))).toBe(true);
     expect(fs.existsSync(fileOf(abandoned.key))).toBe(false);
-    expect(row(server, 'SELECT * FROM upload_intents WHERE storage_key = ?', abandoned.key)).toBeUndefined();
+    expect(
+      await row(server, 'SELECT * FROM upload_intents WHERE storage_key = ?', abandoned.key),
+    ).toBeUndefined();
   });
 
   it('sweeps abandoned uploads and their files when the user signs again', async () => {
@@ -424,6 +430,6 @@ describe('sign → PUT → submit', () => {
     clock.advance(2 * 60 * 60_000);
     expect((await sign(server, jo.token, 'image/png')).status).toBe(200);
     expect(fs.existsSync(file)).toBe(false);
-    expect(row(server, 'SELECT * FROM upload_intents WHERE storage_key = ?', old.key)).toBeUndefined();
+    expect(await row(server, 'SELECT * FROM upload_intents WHERE storage_key = ?', old.key)).toBeUndefined();
   });
 });

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeDirectMessage, type CampusDatabase, type SyncClient } from '../../packages/sync/src';
-import { readCursor } from '../../packages/sync/src/meta';
+import { writeDirectMessage, type SyncClient } from '../../packages/sync/src';
 import { startFlakyProxy, type FlakyProxy } from './support/flaky-proxy';
 import {
   addStudent,
   chatBySeq,
+  describeDevice,
+  holdsAll,
   newDeviceDatabase,
+  openExchange,
   startDevice,
   startSystemServer,
   until,
@@ -47,25 +49,6 @@ async function sendAll(client: SyncClient, to: Student, label: string, from = 0)
   return ids;
 }
 
-async function describeDevice(db: CampusDatabase, peerId: string) {
-  const rows = await db.messages.toArray();
-  const statuses: Record<string, number> = {};
-  for (const m of rows) statuses[m.status] = (statuses[m.status] ?? 0) + 1;
-  const outbox = await db.outbox.toArray();
-  return {
-    messages: rows.length,
-    bySeq: (await chatBySeq(db, peerId)).length,
-    statuses,
-    outbox: outbox.length,
-    outboxHead: outbox.slice(0, 3).map((r) => ({ key: r.key, mid: r.mid, type: r.frame.type })),
-    cursor: (await db.meta.toArray()).map((r) => [r.key, r.value]),
-  };
-}
-
-async function settled(db: CampusDatabase, peerId: string): Promise<boolean> {
-  return (await db.outbox.count()) === 0 && (await chatBySeq(db, peerId)).length === 2 * PER_SIDE;
-}
-
 describe('fault injection: a proxy cutting every connection at random', () => {
   it('two clients exchange 2,000 messages and end with the same 2,000, none lost or duplicated, in seq order', async () => {
     const started = Date.now();
@@ -79,32 +62,23 @@ describe('fault injection: a proxy cutting every connection at random', () => {
     const clientB = startDevice({ server, student: b, db: dbB, port: proxy.port, counts: countsB });
     clients.push(clientA, clientB);
 
-    // A device's first sync is a snapshot (the last 30 messages per chat; older ones load through REST).
-    // So both devices first finish it and reach a cursor past 0, here through a message from a third
-    // student, before the exchange: from then on everything reaches them as changes since their cursor.
+    // Both devices past their first sync (a snapshot) through a third student's messages, then Ben's first
+    // message and Ana's answer accepted: from then on everything reaches them as changes since their cursor.
     const c = await addStudent(server, 'Cem', 'Steady');
     const clientC = startDevice({ server, student: c, db: newDeviceDatabase(c) });
     clients.push(clientC);
-    await clientC.run(writeDirectMessage, a.ref, 'welcome A');
-    await clientC.run(writeDirectMessage, b.ref, 'welcome B');
-    await until(
-      async () => (await readCursor(dbA)) > 0 && (await readCursor(dbB)) > 0,
+    const { firstA, firstB } = await openExchange(
+      { student: a, client: clientA, db: dbA },
+      { student: b, client: clientB, db: dbB },
+      clientC,
       30_000,
-      'both devices to finish their first sync',
     );
-
-    // Ben writes first and Ana answers, each accepted before the bursts: until someone has answered, only 10
-    // messages reach them, and either side's first burst of 25 could otherwise land before the other's.
-    const firstB = await clientB.run(writeDirectMessage, a.ref, 'B-0');
-    await until(async () => (await dbB.outbox.count()) === 0, 30_000, "Ben's first message to be accepted");
-    const firstA = await clientA.run(writeDirectMessage, b.ref, 'A-0');
-    await until(async () => (await dbA.outbox.count()) === 0, 30_000, "Ana's answer to be accepted");
     const [restA, restB] = await Promise.all([sendAll(clientA, b, 'A', 1), sendAll(clientB, a, 'B', 1)]);
     const idsA = [firstA, ...restA];
     const idsB = [firstB, ...restB];
     try {
       await until(
-        async () => (await settled(dbA, b.id)) && (await settled(dbB, a.id)),
+        async () => (await holdsAll(dbA, b.id, 2 * PER_SIDE)) && (await holdsAll(dbB, a.id, 2 * PER_SIDE)),
         100_000,
         'both devices to hold all 2,000',
       );

@@ -1,10 +1,11 @@
 import type { Config } from '../config';
 import type { DB } from '../lib/db/database';
 import type SQLite from 'better-sqlite3';
-import type { AppDeps } from '../deps';
+import type { SqliteAppDeps } from '../deps';
 import { createLiveSockets } from '../lib/auth/live-sockets';
 import { createLogger } from '../lib/logger';
 import { DEFAULT_AUTH_RATE_RULES } from '../lib/rate-limit';
+import { Rates } from '../lib/rates';
 import { loadOrCreateSecret } from '../lib/secret';
 import { createStorage } from '../lib/storage';
 import { disabledPushService } from '../lib/push/sender';
@@ -19,12 +20,18 @@ import { createRealtimeEngine } from '../realtime/engine';
 export function cliDeps(
   opened: { db: DB; sqlite: SQLite.Database; config: Config },
   now: () => number,
-): AppDeps {
+): SqliteAppDeps {
   const engine = createRealtimeEngine(opened.sqlite, { now });
   return {
     config: opened.config,
     db: opened.db,
     sqlite: opened.sqlite,
+    database: {
+      kind: 'sqlite',
+      get open() {
+        return opened.sqlite.open;
+      },
+    },
     transactor: engine.transactor,
     realtime: engine.hub,
     // Nothing is listening here, so a revocation has no socket to close.
@@ -42,6 +49,7 @@ export function cliDeps(
     devMailbox: undefined,
     secret: loadOrCreateSecret(opened.config.dataDir, 'otp'),
     rateRules: DEFAULT_AUTH_RATE_RULES,
+    rates: new Rates(now),
     now,
   };
 }

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps';
+import { sql } from '../realtime/transaction';
 import { sendDirectMessage, sendGroupMessage } from '../modules/chat';
 import { createGroup } from '../modules/groups';
 import { findUserByEmail } from '../modules/users';
@@ -56,8 +57,7 @@ export async function seedDemoChat(
   );
   if (!alex || !priya || !sam) return { created: 0 };
   const ids = { alex: alex.id, priya: priya.id, sam: sam.id };
-  const before = deps.sqlite.prepare('SELECT count(*) FROM change_log').pluck();
-  const start = before.get() as number;
+  const start = await logSize(deps);
 
   for (const message of DIRECT) {
     clock.advance(4 * 60_000);
@@ -83,5 +83,11 @@ export async function seedDemoChat(
       content: message.content,
     });
   }
-  return { created: (before.get() as number) - start };
+  return { created: (await logSize(deps)) - start };
+}
+
+const logSizeSql = sql<{ n: number }>('SELECT count(*) AS n FROM change_log');
+
+async function logSize(deps: AppDeps): Promise<number> {
+  return Number((await deps.transactor.read((tx) => tx.first(logSizeSql)))?.n ?? 0);
 }

@@ -1,6 +1,7 @@
 import { SERVER_MSG } from '@campus/protocol';
 import { HttpError } from './http-error';
 import type { LoginDelayRule, RateRule } from './rate-limit';
+import type { FailureCount, SharedFailureCounts } from './shared-counts';
 
 /**
  * Failures per key in a fixed window opened by the key's first failure: one number and one time per key,
@@ -16,7 +17,7 @@ class FailureCounter {
   ) {}
 
   /** The failures in the key's current window, and the ms until that window closes. */
-  get(key: string): { count: number; resetInMs: number } {
+  get(key: string): FailureCount {
     const now = this.now();
     const entry = this.entries.get(key);
     if (!entry || entry.until <= now) return { count: 0, resetInMs: 0 };
@@ -59,6 +60,22 @@ interface Line {
   size: number;
 }
 
+/** What an attempt decides on: this IP's failures for the address, and the address's. */
+interface Failures {
+  pair: FailureCount;
+  address: FailureCount;
+}
+
+/** The shared counters' names (lib/redis-rates.ts keys them by a digest, never by address or IP). */
+const PAIR = 'login-pair';
+const ADDRESS = 'login-address';
+
+export interface LoginThrottleOptions {
+  wait?: (ms: number) => Promise<void>;
+  /** REDIS_URL: the failures every node counts; this node's own when Redis does not answer. */
+  shared?: SharedFailureCounts;
+}
+
 /**
  * Wrong passwords are limited per (address, IP) and only slowed per address. A hard limit per address alone
  * let anyone lock a student out by failing from a few IPs; keyed by the pair, it stops one guesser while the
@@ -71,19 +88,28 @@ interface Line {
  * bounds the guess rate. An IP with no failures for the address never joins that line (a guesser keeping it
  * full would otherwise lock the owner out again): it pays the delay and is checked. A guesser gets one such
  * try per fresh IP, each IP then queues like the rest.
+ *
+ * With REDIS_URL the failure counts are every node's (one read per attempt, one write per outcome), so the
+ * pair's limit and the address's delay hold across the deployment. The line is each node's: holding a
+ * request in a line across nodes would need a distributed lock on the login hot path, and a guesser
+ * spreading over N nodes still pays the shared delay on each and its IPs' shared limits.
  */
 export class LoginThrottle {
   private readonly perPair: FailureCounter;
   private readonly perAddress: FailureCounter;
   private readonly lines = new Map<string, Line>();
+  private readonly wait: (ms: number) => Promise<void>;
+  private readonly shared: SharedFailureCounts | undefined;
 
   constructor(
     private readonly rules: { failuresPerEmailIp: RateRule; delayPerEmail: LoginDelayRule },
-    now: () => number,
-    private readonly wait: (ms: number) => Promise<void> = sleep,
+    private readonly now: () => number,
+    options: LoginThrottleOptions = {},
   ) {
     this.perPair = new FailureCounter(rules.failuresPerEmailIp.windowMs, now);
     this.perAddress = new FailureCounter(rules.delayPerEmail.windowMs, now);
+    this.wait = options.wait ?? sleep;
+    this.shared = options.shared;
   }
 
   /**
@@ -97,12 +123,13 @@ export class LoginThrottle {
     check: () => Promise<T>,
     isFailure: (error: unknown) => boolean,
   ): Promise<T> {
-    this.refuseBlockedPair(email, ip);
-    if (this.perPair.get(pairKey(email, ip)).count === 0)
-      return this.delayThenCheck(email, ip, check, isFailure);
+    // Without Redis nothing is awaited before the line is joined, as before (no turn given away).
+    const failures = this.shared ? await this.sharedFailures(email, ip) : this.localFailures(email, ip);
+    refuseBlockedPair(failures.pair, this.rules.failuresPerEmailIp);
+    if (failures.pair.count === 0) return this.delayThenCheck(email, ip, failures.address, check, isFailure);
     const line = this.lines.get(email) ?? { tail: Promise.resolve(), size: 0 };
     const room = this.rules.delayPerEmail.maxInLine ?? LOGIN_LINE_PER_EMAIL;
-    if (line.size >= room) throw this.lineFull(email, line.size);
+    if (line.size >= room) throw this.lineFull(failures.address, line.size);
     line.size += 1;
     this.lines.set(email, line);
     const before = line.tail;
@@ -111,8 +138,9 @@ export class LoginThrottle {
     try {
       await before;
       // The guesses ahead in line may have used up this IP's failures for the address.
-      this.refuseBlockedPair(email, ip);
-      return await this.delayThenCheck(email, ip, check, isFailure);
+      const current = this.shared ? await this.sharedFailures(email, ip) : this.localFailures(email, ip);
+      refuseBlockedPair(current.pair, this.rules.failuresPerEmailIp);
+      return await this.delayThenCheck(email, ip, current.address, check, isFailure);
     } finally {
       line.size -= 1;
       if (line.size === 0) this.lines.delete(email);
@@ -124,40 +152,63 @@ export class LoginThrottle {
   private async delayThenCheck<T>(
     email: string,
     ip: string,
+    address: FailureCount,
     check: () => Promise<T>,
     isFailure: (error: unknown) => boolean,
   ): Promise<T> {
-    const ms = this.delayFor(email);
+    const ms = loginDelayMs(this.rules.delayPerEmail, address.count);
     if (ms > 0) await this.wait(ms);
-    const result = await check().catch((error: unknown) => {
-      if (isFailure(error)) this.failed(email, ip);
+    const result = await check().catch(async (error: unknown) => {
+      if (isFailure(error)) await this.failed(email, ip);
       throw error;
     });
     // The address's count stays: the owner signing in must not reset the delay for a guesser elsewhere.
     this.perPair.clear(pairKey(email, ip));
+    await this.shared?.clearFailures(PAIR, pairKey(email, ip));
     return result;
   }
 
-  private delayFor(email: string): number {
-    return loginDelayMs(this.rules.delayPerEmail, this.perAddress.get(email).count);
+  private localFailures(email: string, ip: string): Failures {
+    return { pair: this.perPair.get(pairKey(email, ip)), address: this.perAddress.get(email) };
   }
 
-  private refuseBlockedPair(email: string, ip: string): void {
-    const pair = this.perPair.get(pairKey(email, ip));
-    if (pair.count >= this.rules.failuresPerEmailIp.limit)
-      throw new HttpError(429, SERVER_MSG.tooManyRequests, { retryAfter: Math.ceil(pair.resetInMs / 1000) });
+  /** One round trip; this node's own counts when Redis does not answer. */
+  private async sharedFailures(email: string, ip: string): Promise<Failures> {
+    const counts = await this.shared?.failures(
+      [
+        [PAIR, pairKey(email, ip)],
+        [ADDRESS, email],
+      ],
+      this.now(),
+    );
+    const [pair, address] = counts ?? [];
+    return pair && address ? { pair, address } : this.localFailures(email, ip);
   }
 
   /** Retry when the ones in line have had their turn: each waits about the address's current delay. */
-  private lineFull(email: string, size: number): HttpError {
-    const retryAfter = Math.max(1, Math.ceil((size * this.delayFor(email)) / 1000));
+  private lineFull(address: FailureCount, size: number): HttpError {
+    const delay = loginDelayMs(this.rules.delayPerEmail, address.count);
+    const retryAfter = Math.max(1, Math.ceil((size * delay) / 1000));
     return new HttpError(429, SERVER_MSG.tooManyRequests, { retryAfter });
   }
 
-  private failed(email: string, ip: string): void {
+  /** Counted here too, so a node falling back to its own counts does not start from nothing. */
+  private async failed(email: string, ip: string): Promise<void> {
     this.perPair.record(pairKey(email, ip));
     this.perAddress.record(email);
+    await this.shared?.recordFailures(
+      [
+        [PAIR, pairKey(email, ip), this.rules.failuresPerEmailIp.windowMs],
+        [ADDRESS, email, this.rules.delayPerEmail.windowMs],
+      ],
+      this.now(),
+    );
   }
+}
+
+function refuseBlockedPair(pair: FailureCount, rule: RateRule): void {
+  if (pair.count >= rule.limit)
+    throw new HttpError(429, SERVER_MSG.tooManyRequests, { retryAfter: Math.ceil(pair.resetInMs / 1000) });
 }
 
 const pairKey = (email: string, ip: string) => `${email}\n${ip}`;

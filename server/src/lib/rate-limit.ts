@@ -1,58 +1,92 @@
 import { HttpError } from './http-error';
 import { SERVER_MSG } from '@campus/protocol';
+import type { RateRule } from './rate-rule';
+import type { SharedRateCounts } from './shared-counts';
+import { SlidingLog } from './sliding-log';
 
-export interface RateRule {
-  /** How many hits a key may make within the window. */
-  limit: number;
-  windowMs: number;
-}
+export type { RateRule } from './rate-rule';
 
 /**
- * Sliding-log limiter in memory: exact, and cheap at the volumes of auth routes. One server process holds
- * the counts; a multi-instance deployment would move them to Redis alongside realtime fan-out.
+ * A sliding-log limit per key: exact, and cheap at the volumes of the routes it guards. Without REDIS_URL
+ * one process holds the counts (lib/sliding-log.ts). With it, several nodes stand behind a load balancer
+ * and a count per node would let a bot have N times the limit by spreading its requests: `hit` and
+ * `consume` then ask the count every node shares (`shared`, one round trip), and use this node's own only
+ * when Redis does not answer. The node's log keeps what the shared count allowed here, so such a fallback
+ * does not start from nothing.
  */
 export class RateLimiter {
-  private readonly hits = new Map<string, number[]>();
+  private readonly local: SlidingLog;
+  /** Shared only: keys the shared count refused a single hit, until when; refused again without asking. */
+  private readonly refused = new Map<string, number>();
   private lastSweep = 0;
 
   constructor(
     private readonly rule: RateRule,
     private readonly now: () => number,
-  ) {}
+    private readonly shared?: { counts: SharedRateCounts; name: string },
+  ) {
+    this.local = new SlidingLog(rule);
+  }
 
   /**
-   * Records `count` hits for the key at once, all or none; returns the ms until they would fit when over the
-   * limit, or 0 when allowed.
+   * Records `count` hits for the key at once, all or none; resolves with the ms until they would fit when
+   * over the limit, or 0 when allowed.
    */
-  hit(key: string, count = 1): number {
+  async hit(key: string, count = 1): Promise<number> {
     const now = this.now();
-    this.sweep(now);
-    const since = now - this.rule.windowMs;
-    const log = (this.hits.get(key) ?? []).filter((t) => t > since);
-    if (log.length + count > this.rule.limit) {
-      this.hits.set(key, log);
-      // More than the whole window allows can never fit: wait a full window, as for an empty log.
-      const freeing = log[log.length + count - this.rule.limit - 1];
-      return (freeing ?? now) + this.rule.windowMs - now;
-    }
-    for (let i = 0; i < count; i++) log.push(now);
-    this.hits.set(key, log);
+    if (!this.shared) return this.local.hit(key, count, now);
+    // A refused log only fills further (other nodes add, times leave on schedule): no need to ask again.
+    const known = count === 1 ? this.refusedFor(key, now) : 0;
+    if (known > 0) return known;
+    const waitMs = await this.shared.counts.hit(this.shared.name, key, this.rule, count, now);
+    // Redis did not answer: this node's own count decides.
+    if (waitMs === undefined) return this.local.hit(key, count, now);
+    if (waitMs === 0) this.local.record(key, count, now);
+    else if (count === 1) this.remember(key, now + waitMs);
+    return waitMs;
+  }
+
+  /**
+   * One hit, decided now without waiting for Redis: for checks inside a database commit (an apply awaits
+   * nothing but its transaction, realtime/transaction.ts) or ahead of work that must not yield first. Decided
+   * on this node's count and what the shared count last refused for the key; the shared count is told in
+   * the background and its refusal holds from the next hit on. So across nodes a key may pass the limit by
+   * the hits that land on a node before it hears of the refusal (about one per node), never by N times.
+   */
+  hitNow(key: string): number {
+    const now = this.now();
+    const known = this.shared ? this.refusedFor(key, now) : 0;
+    if (known > 0) return known;
+    const waitMs = this.local.hit(key, 1, now);
+    const shared = this.shared;
+    if (waitMs > 0 || !shared) return waitMs;
+    void shared.counts.hit(shared.name, key, this.rule, 1, now).then((sharedWait) => {
+      if (sharedWait) this.remember(key, now + sharedWait);
+    });
     return 0;
   }
 
   /** Throws 429 when the key's `count` hits would pass its limit. */
-  consume(key: string, message: string = SERVER_MSG.tooManyRequests, count = 1): void {
-    const waitMs = this.hit(key, count);
+  async consume(key: string, message: string = SERVER_MSG.tooManyRequests, count = 1): Promise<void> {
+    const waitMs = await this.hit(key, count);
     if (waitMs > 0) throw new HttpError(429, message, { retryAfter: Math.ceil(waitMs / 1000) });
   }
 
-  private sweep(now: number): void {
-    if (now - this.lastSweep < this.rule.windowMs) return;
-    this.lastSweep = now;
-    const since = now - this.rule.windowMs;
-    for (const [key, log] of this.hits) {
-      if (log.every((t) => t <= since)) this.hits.delete(key);
+  private refusedFor(key: string, now: number): number {
+    const until = this.refused.get(key);
+    if (until === undefined) return 0;
+    if (until > now) return until - now;
+    this.refused.delete(key);
+    return 0;
+  }
+
+  private remember(key: string, until: number): void {
+    const now = this.now();
+    if (now - this.lastSweep >= this.rule.windowMs) {
+      this.lastSweep = now;
+      for (const [k, t] of this.refused) if (t <= now) this.refused.delete(k);
     }
+    this.refused.set(key, until);
   }
 }
 

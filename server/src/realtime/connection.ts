@@ -13,7 +13,7 @@ import {
 } from '@campus/protocol';
 import type { LiveSocketEntry, RevocableSocket } from '../lib/auth/live-sockets';
 import { sessionIdFromToken } from '../lib/auth/session-token';
-import { validateSessionToken } from '../lib/auth/sessions';
+import { SESSION_LOOKUP_SQL, validateSessionToken, type SessionLookupRow } from '../lib/auth/sessions';
 import { audience, type Audience } from './audiences';
 import type { CommittedChange } from './bus';
 import { ChangeStream } from './change-stream';
@@ -23,7 +23,11 @@ import type { HubConnection } from './hub';
 import type { LiveConnection } from './live-connection';
 import type { PresenceConnection } from './presence';
 import type { HeartbeatTarget, Runtime } from './runtime';
-import { tcpSocket, TEXT_FRAME } from './ws-socket';
+import { sql } from './transaction';
+import { tcpSocket, TEXT_FRAME, writeTextFrame } from './ws-socket';
+
+/** The session lookup on a cached prepared statement (lib/auth/sessions.ts says why). */
+const sessionLookupSql = sql<SessionLookupRow>(SESSION_LOOKUP_SQL);
 
 /**
  * hello → auth (token checked; from registration on, changes only teach contacts) → ready (signed in; what
@@ -137,7 +141,9 @@ export class Connection
   }
 
   sendFrame(frame: Buffer): void {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(frame, TEXT_FRAME);
+    // Framed once per change for all its recipients and written in one go (ws-socket.ts), else through ws.
+    if (this.ws.readyState === WebSocket.OPEN && !writeTextFrame(this.ws, frame))
+      this.ws.send(frame, TEXT_FRAME);
   }
 
   sendAfterChanges(frame: AckFrame | MessageErrorFrame): void {
@@ -256,7 +262,9 @@ export class Connection
     this.session = deps.liveSockets.track(sessionIdFromToken(frame.token), this);
     let auth: Awaited<ReturnType<typeof validateSessionToken>>;
     try {
-      auth = await validateSessionToken(deps.db, frame.token, deps.now());
+      auth = await validateSessionToken(deps.db, frame.token, deps.now(), (id) =>
+        this.rt.transactor.read((tx) => tx.first(sessionLookupSql, id, id, id)),
+      );
     } catch (err) {
       // A database fault says nothing about the token: 1011 makes the client retry, 4401 would sign it out.
       return this.fail(err, 'realtime sign-in failed');

@@ -1,6 +1,7 @@
 import type { EphemeralFrame } from '@campus/protocol';
 import type { Audience } from './audiences';
 import type { ChangeBus, CommittedChange, EphemeralBus, EphemeralTarget } from './bus';
+import type { RedisPresence } from './redis-presence';
 
 /** What the hub needs of a WebSocket connection (realtime/connection.ts implements it). */
 export interface HubConnection {
@@ -31,7 +32,17 @@ export interface RealtimeHub {
    * connection separated from them by a block either way.
    */
   sendToAudience(audience: Audience, frame: EphemeralFrame, exceptUserId?: string): void;
+  /** A live connection on this node: with REDIS_URL the user may be online on another (isOnlineAnywhere). */
   isOnline(userId: string): boolean;
+  /**
+   * A live connection on any node (REDIS_URL: one Redis round trip, this node's answer if Redis fails);
+   * without REDIS_URL this node is the deployment and it is isOnline.
+   */
+  isOnlineAnywhere(userId: string): Promise<boolean>;
+  /** Which of `userIds` are online on any node, like isOnlineAnywhere: one round trip for the lot. */
+  onlineAmongAnywhere(userIds: readonly string[]): Promise<string[]>;
+  /** Distinct users with a live connection on any node, like isOnlineAnywhere. */
+  onlineCountAnywhere(): Promise<number>;
   /**
    * The two are separated on every live connection of either (a block): no presence or typing between them
    * from now on, in a group they share too. This node's connections only, like the rest of the hub's state;
@@ -71,6 +82,8 @@ export class Hub implements RealtimeHub {
   private readonly accessListeners = new Set<(userId: string) => void>();
   private isClosed = false;
   private readonly unsubscribe: (() => void)[];
+  /** REDIS_URL: who is online on every node (realtime/redis-presence.ts); unset, this node is all there is. */
+  private shared: RedisPresence | undefined;
 
   constructor(
     changes: ChangeBus,
@@ -96,6 +109,28 @@ export class Hub implements RealtimeHub {
 
   isOnline(userId: string): boolean {
     return this.byUser.has(userId);
+  }
+
+  isOnlineAnywhere(userId: string): Promise<boolean> {
+    return this.shared ? this.shared.isOnline(userId) : Promise.resolve(this.isOnline(userId));
+  }
+
+  onlineAmongAnywhere(userIds: readonly string[]): Promise<string[]> {
+    if (this.shared) return this.shared.onlineAmong(userIds);
+    return Promise.resolve(userIds.filter((id) => this.isOnline(id)));
+  }
+
+  onlineCountAnywhere(): Promise<number> {
+    return this.shared ? this.shared.count() : Promise.resolve(this.onlineUserCount());
+  }
+
+  /** Set once by the engine with REDIS_URL, before any connection. */
+  sharePresence(shared: RedisPresence): void {
+    this.shared = shared;
+  }
+
+  get sharedPresence(): RedisPresence | undefined {
+    return this.shared;
   }
 
   separate(a: string, b: string): void {
@@ -163,8 +198,13 @@ export class Hub implements RealtimeHub {
     return this.byUser.get(userId)?.size ?? 0;
   }
 
+  /** This node's users; onlineCountAnywhere for the deployment's. */
   onlineUserCount(): number {
     return this.byUser.size;
+  }
+
+  onlineUsers(): IterableIterator<string> {
+    return this.byUser.keys();
   }
 
   forEachConnection(fn: (conn: HubConnection) => void): void {

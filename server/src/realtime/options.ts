@@ -13,10 +13,19 @@ export interface RealtimeOptions {
   onlineCountEveryMs: number;
   /** Delivery receipts are gathered this long and written in one transaction. */
   deliveryBatchMs: number;
-  /** Mutations arriving within this window share one transaction (0: those of one event-loop turn). */
+  /**
+   * 0 (the default): group commit adapts to the load, with no delay when idle (the frames read in one
+   * event-loop turn share a commit, and so do those arriving while one is in flight). Above 0: a batch is
+   * held open this long (ms) first, trading latency for fewer commits (realtime/mutation-batch.ts).
+   */
   commitWindowMs: number;
   /** Tabs and devices of one user; more is a script holding sockets open, refused at hello. */
   maxConnectionsPerUser: number;
+  /**
+   * REDIS_URL: a node that stops renewing its presence lease this long (a crash, a lost connection) no
+   * longer counts its users online (realtime/redis-presence.ts).
+   */
+  presenceLeaseMs: number;
 }
 
 export const DEFAULT_REALTIME_OPTIONS: RealtimeOptions = {
@@ -28,6 +37,7 @@ export const DEFAULT_REALTIME_OPTIONS: RealtimeOptions = {
   rateBurst: 60,
   onlineCountEveryMs: 2000,
   deliveryBatchMs: 10,
-  commitWindowMs: 1,
+  commitWindowMs: 0,
   maxConnectionsPerUser: 20,
+  presenceLeaseMs: 15_000,
 };

@@ -15,7 +15,8 @@ import {
   type PgChangeLog,
   type PgLogView,
 } from './pg-change-log';
-import type { Query, ReadTx, SqlParam, Transactor, Tx } from './transaction';
+import type { EngineTransactor } from './engine-transactor';
+import type { Query, ReadTx, SqlParam, Tx } from './transaction';
 
 export interface PgTransactorOptions {
   now: () => number;
@@ -25,6 +26,8 @@ export interface PgTransactorOptions {
    * it, and a commit adopts only what was committed after it (the rest reached this node already).
    */
   deliveredSeq?: () => number;
+  /** Lets the bus read what it missed from the log (REDIS_URL); see EngineTransactor.catchUp. */
+  catchUp?: () => Promise<void>;
   /**
    * The advisory lock that serializes commits across the deployment. Default: a constant class with
    * change_log's oid, so deployments (or test schemas) sharing one database never wait for each other.
@@ -76,7 +79,7 @@ const translations = new Map<string, Translated>();
  * transaction's next statement, savepoint or COMMIT. A failed statement aborts a PostgreSQL transaction (on
  * SQLite only the statement is undone): recover from one only around `tx.savepoint`.
  */
-export class PgTransactor implements Transactor {
+export class PgTransactor implements EngineTransactor {
   /** The log's reads on the pool (the Redis bus's gap reads; `readLog` for a pull in one snapshot). */
   readonly log: PgChangeLog;
   private readonly lock = new WriteLock();
@@ -89,6 +92,8 @@ export class PgTransactor implements Transactor {
   private committed: number;
   private floorSeq: number;
   private pending: CommittedChange[] = [];
+  /** The open commit's afterCommit callbacks. */
+  private after: (() => void)[] = [];
   /** Emitted but not yet written: flushed before the transaction's next statement. */
   private unflushed: LogAppend[] = [];
   private pruning = false;
@@ -129,6 +134,10 @@ export class PgTransactor implements Transactor {
   currentSeq(): number {
     const delivered = this.options.deliveredSeq?.();
     return delivered !== undefined && delivered > this.committed ? delivered : this.committed;
+  }
+
+  catchUp(): Promise<void> {
+    return this.options.catchUp?.() ?? Promise.resolve();
   }
 
   /** Highest pruned seq as this node last read it: a cursor below it cannot be caught up. */
@@ -227,10 +236,26 @@ export class PgTransactor implements Transactor {
       this.seq = start;
       this.pending = [];
       this.unflushed = [];
+      this.after = [];
       throw error;
     }
     this.publish();
+    this.runAfterCommit();
     return result;
+  }
+
+  /** The committed transaction's afterCommit callbacks, in order (after its changes were published). */
+  private runAfterCommit(): void {
+    const after = this.after;
+    if (!after.length) return;
+    this.after = [];
+    for (const fn of after) {
+      try {
+        fn();
+      } catch {
+        // Dropped, as Tx.afterCommit says: the commit stands.
+      }
+    }
   }
 
   /** Takes the lock, then reads the log's end and adopts what was committed since this node last looked. */
@@ -375,6 +400,10 @@ export class PgTransactor implements Transactor {
         return this.emit(draft, audiences);
       },
       nextSeq: () => this.seq + 1,
+      afterCommit: (fn) => {
+        ensureOpen('afterCommit');
+        this.after.push(fn);
+      },
       redact: async (seq, replacement) => {
         ensureOpen('redact');
         await this.redact(client, seq, replacement);

@@ -21,6 +21,10 @@ export interface PresenceOptions {
 /**
  * Presence of the people a user talks with (never everyone's to everyone) and the throttled online count.
  * Who counts as a contact is the features' to say (SessionHooks); this only keeps the rule.
+ *
+ * With REDIS_URL who is online, a user's first and last connection and the count are the deployment's
+ * (realtime/redis-presence.ts): the answers then come one Redis round trip later. Without it they are this
+ * node's, given at once as before.
  */
 export class Presence {
   /**
@@ -31,48 +35,84 @@ export class Presence {
   private countTimer: NodeJS.Timeout | undefined;
   private lastCountAt = 0;
   private lastCount = -1;
+  private readonly offCountChanged: (() => void) | undefined;
 
   constructor(
     private readonly hub: Hub,
     private readonly options: PresenceOptions,
-  ) {}
+  ) {
+    // Users coming and going on other nodes change the count this node's connections see.
+    this.offCountChanged = hub.sharedPresence?.onCountChanged(() => this.scheduleCount());
+  }
 
   onlineContacts(conn: PresenceConnection): string[] {
     return [...conn.contacts].filter((id) => this.hub.isOnline(id));
   }
 
   sendOnlineList(conn: PresenceConnection): void {
-    conn.send({ type: 'online_users_list', userIds: this.onlineContacts(conn) });
+    const shared = this.hub.sharedPresence;
+    if (!shared) return conn.send({ type: 'online_users_list', userIds: this.onlineContacts(conn) });
+    shared
+      .onlineAmong([...conn.contacts])
+      .then((userIds) => conn.send({ type: 'online_users_list', userIds }))
+      .catch(this.failed);
   }
 
-  /** After the connection is registered and opened; `first` when it is the user's first connection. */
+  /**
+   * After the connection is registered and opened; `first` when it is the user's first connection on this
+   * node (with REDIS_URL, whether it is their first anywhere is Redis's to say).
+   */
   connected(conn: PresenceConnection, first: boolean): void {
-    this.sendOnlineList(conn);
-    conn.send({ type: 'online_count', count: this.hub.onlineUserCount() });
-    if (first) {
-      this.hub.sendToUsers(this.audienceOf(conn), { type: 'user_online', userId: conn.userId });
-      this.scheduleCount();
+    const shared = this.hub.sharedPresence;
+    if (!shared) {
+      this.sendOnlineList(conn);
+      conn.send({ type: 'online_count', count: this.hub.onlineUserCount() });
+      if (first) this.announceOnline(conn, this.onlineContacts(conn));
+      return;
     }
+    shared
+      .joined(conn.userId, first, [...conn.contacts])
+      .then((joined) => {
+        conn.send({ type: 'online_users_list', userIds: joined.online });
+        conn.send({ type: 'online_count', count: joined.count });
+        if (joined.first) this.announceOnline(conn, joined.online);
+      })
+      .catch(this.failed);
   }
 
-  /** After the connection is unregistered; `last` when the user has no connection left. */
+  /**
+   * After the connection is unregistered; `last` when the user has no connection left on this node (with
+   * REDIS_URL, whether none is left anywhere is Redis's to say: only then is the user offline).
+   */
   disconnected(conn: PresenceConnection, last: boolean, openChat: string | undefined): void {
     if (openChat) this.unwatch(conn, openChat);
     if (!last) return;
     const lastActiveAt = new Date(this.options.now()).toISOString();
-    const audience = this.audienceOf(conn);
-    this.scheduleCount();
-    const tell = () =>
-      this.hub.sendToUsers(audience, { type: 'user_offline', userId: conn.userId, lastActiveAt });
-    this.options.wentOffline(conn.userId, lastActiveAt).then(tell, (err: unknown) => {
-      this.options.log.error({ err }, 'presence update failed');
-      tell();
-    });
+    const shared = this.hub.sharedPresence;
+    if (!shared) {
+      const audience = this.audienceOf(conn, this.onlineContacts(conn));
+      return this.announceOffline(conn.userId, lastActiveAt, audience);
+    }
+    // The watchers as they are now: this connection's chat was unwatched above.
+    const watchers = this.audienceOf(conn, []);
+    shared
+      .left(conn.userId, [...conn.contacts])
+      .then((left) => {
+        if (!left.last) return;
+        for (const id of left.online) if (id !== conn.userId) watchers.add(id);
+        this.announceOffline(conn.userId, lastActiveAt, watchers);
+      })
+      .catch(this.failed);
   }
 
   /** New contacts of a live connection: it hears at once which of them are online (offline is the default). */
   contactsAdded(conn: PresenceConnection, userIds: readonly string[]): void {
-    for (const userId of userIds) if (this.hub.isOnline(userId)) conn.send({ type: 'user_online', userId });
+    const shared = this.hub.sharedPresence;
+    const tell = (online: readonly string[]) => {
+      for (const userId of online) conn.send({ type: 'user_online', userId });
+    };
+    if (!shared) return tell(userIds.filter((id) => this.hub.isOnline(id)));
+    shared.onlineAmong(userIds).then(tell).catch(this.failed);
   }
 
   /** The chat open on `peerId` (a contact: the feature checks) replaces `previous`; undefined opens none. */
@@ -91,14 +131,36 @@ export class Presence {
     if (!set.size) this.watchers.delete(peerId);
   }
 
-  /** The online users who should hear about this user: contacts and anyone with their chat open. */
-  private audienceOf(conn: PresenceConnection): Set<string> {
-    const users = new Set<string>();
-    for (const id of conn.contacts) if (this.hub.isOnline(id)) users.add(id);
+  private announceOnline(conn: PresenceConnection, onlineContacts: Iterable<string>): void {
+    this.hub.sendToUsers(this.audienceOf(conn, onlineContacts), { type: 'user_online', userId: conn.userId });
+    this.scheduleCount();
+  }
+
+  /** The user's last connection closed: `lastActiveAt` is stored before `audience` hears it. */
+  private announceOffline(userId: string, lastActiveAt: string, audience: Set<string>): void {
+    this.scheduleCount();
+    const tell = () => this.hub.sendToUsers(audience, { type: 'user_offline', userId, lastActiveAt });
+    this.options.wentOffline(userId, lastActiveAt).then(tell, (err: unknown) => {
+      this.options.log.error({ err }, 'presence update failed');
+      tell();
+    });
+  }
+
+  /**
+   * The online users who should hear about this user: their online contacts (on any node with REDIS_URL) and
+   * anyone with their chat open here.
+   */
+  private audienceOf(conn: PresenceConnection, onlineContacts: Iterable<string>): Set<string> {
+    const users = new Set(onlineContacts);
     for (const watcher of this.watchers.get(conn.userId) ?? []) users.add(watcher.userId);
     users.delete(conn.userId);
     return users;
   }
+
+  /** A presence answer that threw (the Redis side never rejects; a send to a closing socket might). */
+  private readonly failed = (err: unknown): void => {
+    this.options.log.error({ err }, 'presence update failed');
+  };
 
   private scheduleCount(): void {
     if (this.countTimer) return;
@@ -106,16 +168,25 @@ export class Presence {
     this.countTimer = setTimeout(() => {
       this.countTimer = undefined;
       this.lastCountAt = Date.now();
-      const count = this.hub.onlineUserCount();
-      if (count === this.lastCount) return;
-      this.lastCount = count;
-      const json = encodeServerFrame({ type: 'online_count', count });
-      this.hub.forEachConnection((conn) => conn.sendRaw(json));
+      const shared = this.hub.sharedPresence;
+      if (!shared) return this.broadcastCount(this.hub.onlineUserCount());
+      shared
+        .count()
+        .then((count) => this.broadcastCount(count))
+        .catch(this.failed);
     }, wait);
     this.countTimer.unref();
   }
 
+  private broadcastCount(count: number): void {
+    if (count === this.lastCount || this.hub.closed) return;
+    this.lastCount = count;
+    const json = encodeServerFrame({ type: 'online_count', count });
+    this.hub.forEachConnection((conn) => conn.sendRaw(json));
+  }
+
   close(): void {
     clearTimeout(this.countTimer);
+    this.offCountChanged?.();
   }
 }

@@ -1,4 +1,13 @@
-/** A token bucket per key: `perSecond` refill, at most `burst` saved up. */
+/**
+ * A token bucket per key: `perSecond` refill, at most `burst` saved up.
+ *
+ * Per node even with REDIS_URL, unlike the hourly budgets (deps.rates): it is flood control for this node's
+ * event loop and write lock, checked on every frame (each mutation, each keystroke's typing), where a
+ * Redis round trip would cost more than the work it guards and would make frame handling wait. A user with
+ * sockets on several nodes does get a bucket on each, but what that could multiply is capped elsewhere,
+ * deployment-wide: the hourly budgets go through Redis (lib/rate-limit.ts) and the direct-message limits are
+ * rows in the shared database.
+ */
 export class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 

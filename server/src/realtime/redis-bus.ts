@@ -14,6 +14,7 @@ import {
   type EphemeralTarget,
 } from './bus';
 import type { ChangeLogStatements, LogRow } from './change-log';
+import type { PgChangeLog } from './pg-change-log';
 
 /**
  * REDIS_URL: the buses of realtime/bus.ts and the live-socket registry across nodes. One connection
@@ -40,7 +41,7 @@ export interface RedisLink {
 }
 
 /** Every channel a node listens on: one per kind of cross-node traffic. */
-const CHANNELS = ['changes', 'ephemeral', 'revoke', 'presence', 'calls', 'random'] as const;
+const CHANNELS = ['changes', 'ephemeral', 'revoke', 'presence', 'calls', 'random', 'notes'] as const;
 
 /** Connects and subscribes; rejects when Redis does not answer within `timeoutMs`. */
 export async function connectRedis(config: RedisConfig, log: Logger, timeoutMs = 10_000): Promise<RedisLink> {
@@ -116,10 +117,27 @@ export async function connectRedis(config: RedisConfig, log: Logger, timeoutMs =
   };
 }
 
+/**
+ * Where the bus reads what it missed: SQLite's statements on the engine's handle (synchronous; a gap is
+ * filled in the same turn), or PostgreSQL's pool (asynchronous; gap fills run one after another, in order).
+ */
+export type BusLog =
+  | {
+      kind: 'sqlite';
+      /** The engine's handle: while a transaction is open on it, its snapshot may not show a gap yet. */
+      sqlite: SQLite.Database;
+      log: Pick<ChangeLogStatements, 'maxSeq' | 'entriesBetween'>;
+    }
+  | {
+      kind: 'postgres';
+      log: Pick<PgChangeLog, 'maxSeq' | 'entriesBetween'>;
+      /** The log's end when the node starts (`await log.maxSeq()`): delivery goes on from there. */
+      startSeq: number;
+    };
+
 export interface RedisChangeBusOptions {
   link: RedisLink;
-  sqlite: SQLite.Database;
-  log: ChangeLogStatements;
+  source: BusLog;
   gapCheckMs: number;
   onError: (err: unknown) => void;
 }
@@ -140,22 +158,29 @@ function fromRow(row: LogRow & { audiences: readonly string[] }): CommittedChang
  * seq is past the last one delivered here (a lost message, a reconnect) first reads the missing range from
  * the change log; seqs already delivered (a node's own, or another's adopted by a later commit) are skipped.
  * A periodic check, and one on every reconnect, reads what was committed but never arrived.
+ *
+ * On PostgreSQL the log's reads are asynchronous: what follows on from the last seq delivered still goes
+ * out at once, while anything that needs a read of the log first queues on one promise chain (gap fills
+ * and checks in the order they came; each skips what was delivered meanwhile).
  */
 export class RedisChangeBus implements ChangeBus {
   private readonly listeners: Listeners<[readonly CommittedChange[]]>;
   private delivered: number;
   /** Received while this handle was inside a transaction (its snapshot may not show the gap): for later. */
   private waiting: CommittedChange[] = [];
+  /** PostgreSQL: the gap fills and checks, one after another. */
+  private chain: Promise<void> = Promise.resolve();
   private retry: NodeJS.Timeout | undefined;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
 
   constructor(private readonly options: RedisChangeBusOptions) {
     this.listeners = new Listeners(options.onError);
-    this.delivered = options.log.maxSeq();
+    const { source } = options;
+    this.delivered = source.kind === 'sqlite' ? source.log.maxSeq() : source.startSeq;
     options.link.listen('changes', (body) => this.receive(body));
-    options.link.onReconnect(() => this.checkGap());
-    this.timer = setInterval(() => this.checkGap(), options.gapCheckMs);
+    options.link.onReconnect(() => void this.catchUp());
+    this.timer = setInterval(() => void this.catchUp(), options.gapCheckMs);
     this.timer.unref();
   }
 
@@ -175,6 +200,24 @@ export class RedisChangeBus implements ChangeBus {
 
   subscribe(listener: (changes: readonly CommittedChange[]) => void): () => void {
     return this.listeners.add(listener);
+  }
+
+  /**
+   * Changes committed (by any node) that never arrived: read from the log and delivered in order. Resolves
+   * once that is done (on SQLite at once, or with a retry scheduled while the handle is in a transaction).
+   */
+  catchUp(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const { source } = this.options;
+    if (source.kind === 'sqlite') {
+      this.checkGap(source);
+      return Promise.resolve();
+    }
+    return this.enqueue(async () => {
+      const latest = await source.log.maxSeq();
+      if (latest <= this.delivered) return;
+      this.emitOrdered((await source.log.entriesBetween(this.delivered, latest)).map(fromRow));
+    });
   }
 
   close(): void {
@@ -207,6 +250,8 @@ export class RedisChangeBus implements ChangeBus {
 
   /** `items` in seq order; what is already delivered is skipped, a gap before them read from the log. */
   private deliver(items: readonly CommittedChange[]): void {
+    const { source } = this.options;
+    if (source.kind === 'postgres') return this.deliverAfterLog(source, items);
     let batch = (
       this.waiting.length ? [...this.waiting, ...items].sort((a, b) => a.change.seq - b.change.seq) : items
     ).filter((item) => item.change.seq > this.delivered);
@@ -215,18 +260,55 @@ export class RedisChangeBus implements ChangeBus {
     const first = batch[0]!.change.seq;
     if (first > this.delivered + 1) {
       // A commit or read is open on this handle: its snapshot may not show the gap yet. Soon, in order.
-      if (this.options.sqlite.inTransaction) {
+      if (source.sqlite.inTransaction) {
         this.waiting = batch;
         return this.scheduleRetry();
       }
-      batch = [...this.options.log.entriesBetween(this.delivered, first - 1).map(fromRow), ...batch];
+      batch = [...source.log.entriesBetween(this.delivered, first - 1).map(fromRow), ...batch];
     }
-    // Duplicates within the batch (a change both waiting and received again) go out once.
+    this.emitOrdered(batch);
+  }
+
+  /**
+   * PostgreSQL: what follows on from the last seq delivered goes out now; anything past a gap waits for
+   * the chain (the gap's read, after what is queued already), so nothing overtakes an earlier seq.
+   */
+  private deliverAfterLog(source: Extract<BusLog, { kind: 'postgres' }>, items: readonly CommittedChange[]) {
+    const fresh = items.filter((item) => item.change.seq > this.delivered);
+    if (!fresh.length) return;
+    if (fresh[0]!.change.seq === this.delivered + 1) return this.emitOrdered(fresh);
+    void this.enqueue(async () => {
+      const pending = fresh.filter((item) => item.change.seq > this.delivered);
+      if (!pending.length) return;
+      const first = pending[0]!.change.seq;
+      if (first <= this.delivered + 1) return this.emitOrdered(pending);
+      const missed = await source.log.entriesBetween(this.delivered, first - 1);
+      this.emitOrdered([...missed.map(fromRow), ...pending]);
+    });
+  }
+
+  /** Runs `work` after the gap fills queued before it; a failure is reported, the chain goes on. */
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(async () => {
+      if (this.closed) return;
+      try {
+        await work();
+      } catch (err) {
+        this.options.onError(err);
+      }
+    });
+    this.chain = run;
+    return run;
+  }
+
+  /** Delivers `batch` (in seq order) without what was delivered already, each seq once. */
+  private emitOrdered(batch: readonly CommittedChange[]): void {
     const ordered: CommittedChange[] = [];
     for (const item of batch) {
       if (item.change.seq <= (ordered[ordered.length - 1]?.change.seq ?? this.delivered)) continue;
       ordered.push(item);
     }
+    if (!ordered.length) return;
     this.delivered = ordered[ordered.length - 1]!.change.seq;
     this.listeners.call(ordered);
   }
@@ -240,14 +322,13 @@ export class RedisChangeBus implements ChangeBus {
     this.retry.unref();
   }
 
-  /** Changes committed (by any node) that never arrived: read from the log and delivered in order. */
-  private checkGap(): void {
-    if (this.closed) return;
-    if (this.options.sqlite.inTransaction) return this.scheduleRetry();
+  /** SQLite: changes committed that never arrived, read from the log at once (later, inside a transaction). */
+  private checkGap(source: Extract<BusLog, { kind: 'sqlite' }>): void {
+    if (source.sqlite.inTransaction) return this.scheduleRetry();
     try {
-      const latest = this.options.log.maxSeq();
+      const latest = source.log.maxSeq();
       if (latest <= this.delivered) return;
-      this.deliver(this.options.log.entriesBetween(this.delivered, latest).map(fromRow));
+      this.deliver(source.log.entriesBetween(this.delivered, latest).map(fromRow));
     } catch (err) {
       this.options.onError(err);
     }

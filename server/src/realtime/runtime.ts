@@ -8,7 +8,7 @@ import type { RealtimeOptions } from './options';
 import { Presence } from './presence';
 import { TokenBuckets } from './rate-limiter';
 import type { Features } from './registry';
-import type { SqliteTransactor } from './sqlite-transactor';
+import type { EngineTransactor } from './engine-transactor';
 
 /**
  * What every `/ws` connection shares: the engine, the features, presence, rate limits and the heartbeat.
@@ -17,7 +17,7 @@ import type { SqliteTransactor } from './sqlite-transactor';
 export interface Runtime {
   deps: AppDeps;
   hub: Hub;
-  transactor: SqliteTransactor;
+  transactor: EngineTransactor;
   options: RealtimeOptions;
   features: Features;
   presence: Presence;

@@ -4,8 +4,10 @@ import { statementCache, type StatementCache } from '../lib/db/statement-cache';
 import { writeLockOf, type WriteLock } from '../lib/db/write-lock';
 import type { Audience } from './audiences';
 import type { ChangeBus, CommittedChange } from './bus';
-import { changeLogStatements, type ChangeLogStatements } from './change-log';
-import type { Query, ReadTx, SqlParam, Transactor, Tx } from './transaction';
+import { changeLogStatements, type ChangeLogStatements, type LogReader } from './change-log';
+import type { EngineTransactor, LogView } from './engine-transactor';
+import type { AsyncLogReader } from './pg-change-log';
+import type { Query, ReadTx, SqlParam, Tx } from './transaction';
 
 export interface SqliteTransactorOptions {
   now: () => number;
@@ -15,6 +17,8 @@ export interface SqliteTransactorOptions {
    * reads up to it, so what went out live before the pull is in the pull. Unset: this node's commits only.
    */
   deliveredSeq?: () => number;
+  /** Lets the bus read what it missed from the log (REDIS_URL); see EngineTransactor.catchUp. */
+  catchUp?: () => Promise<void>;
 }
 
 /** Whether the commit or read a `tx` was handed out for is still running. */
@@ -30,7 +34,7 @@ interface TxScope {
  * statement runs synchronously on a cached prepared statement; `Tx` methods return settled promises, so a
  * commit whose `fn` awaits only its `tx` completes within one turn of the event loop.
  */
-export class SqliteTransactor implements Transactor {
+export class SqliteTransactor implements EngineTransactor {
   readonly log: ChangeLogStatements;
   private readonly statements: StatementCache;
   private readonly lock: WriteLock;
@@ -40,6 +44,8 @@ export class SqliteTransactor implements Transactor {
   private committed: number;
   private floorSeq: number;
   private pending: CommittedChange[] = [];
+  /** The open commit's afterCommit callbacks. */
+  private after: (() => void)[] = [];
 
   constructor(
     private readonly sqlite: SQLite.Database,
@@ -62,8 +68,11 @@ export class SqliteTransactor implements Transactor {
     return this.floorSeq;
   }
 
-  /** Drops entries older than the retention; skipped when a writer holds the handle (next time, then). */
-  prune(): void {
+  /**
+   * Drops entries older than the retention; skipped when a writer holds the handle (next time, then).
+   * Synchronous: done when this returns (the promise is for EngineTransactor).
+   */
+  async prune(): Promise<void> {
     if (!this.lock.tryAcquire()) return;
     try {
       this.floorSeq = this.log.prune(this.options.now()) ?? this.floorSeq;
@@ -71,6 +80,29 @@ export class SqliteTransactor implements Transactor {
       this.lock.release();
     }
   }
+
+  /**
+   * The log's reads under the write lock (no commit is half done meanwhile), each a synchronous statement
+   * behind a settled promise: with the lock free, `fn` starts at once.
+   */
+  readLog<T>(fn: (log: LogView) => Promise<T>): Promise<T> {
+    return this.holdingLock('readLog inside a commit or read', () => fn(this.logView));
+  }
+
+  catchUp(): Promise<void> {
+    return this.options.catchUp?.() ?? Promise.resolve();
+  }
+
+  get insideTransaction(): boolean {
+    return this.lock.insideHolder;
+  }
+
+  private readonly logView: LogView = {
+    // The floor this handle last pruned to, as the pull always read it (no query).
+    floor: async () => this.floorSeq,
+    reader: (audiences, after, upTo, pageSize) =>
+      settledReader(this.log.reader(audiences, after, pageSize), upTo),
+  };
 
   commit<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.holdingLock('commit inside a commit: use tx.savepoint', () => this.transact(fn));
@@ -109,6 +141,7 @@ export class SqliteTransactor implements Transactor {
     }
     scope.open = false;
     this.publish();
+    this.runAfterCommit();
     return result;
   }
 
@@ -134,6 +167,21 @@ export class SqliteTransactor implements Transactor {
     } finally {
       this.seq = start;
       this.pending = [];
+      this.after = [];
+    }
+  }
+
+  /** The committed transaction's afterCommit callbacks, in order (after its changes were published). */
+  private runAfterCommit(): void {
+    const after = this.after;
+    if (!after.length) return;
+    this.after = [];
+    for (const fn of after) {
+      try {
+        fn();
+      } catch {
+        // Dropped, as Tx.afterCommit says: the commit stands.
+      }
     }
   }
 
@@ -237,6 +285,10 @@ export class SqliteTransactor implements Transactor {
         return this.emit(draft, audiences);
       },
       nextSeq: () => this.seq + 1,
+      afterCommit: (fn) => {
+        ensureOpen('afterCommit');
+        this.after.push(fn);
+      },
       redact: async (seq, replacement) => {
         ensureOpen('redact');
         this.redact(seq, replacement);
@@ -258,4 +310,24 @@ export class SqliteTransactor implements Transactor {
     };
     return tx;
   }
+}
+
+/**
+ * change-log.ts's synchronous reader behind settled promises, without what lies past `upTo` (rows another
+ * process appended, or a seq not yet delivered here): the page that reaches past it is the last.
+ */
+function settledReader(reader: LogReader, upTo: number): AsyncLogReader {
+  let ended = false;
+  return {
+    next: async (limit) => {
+      if (ended) return [];
+      const rows = reader.next(limit);
+      while (rows.length && rows[rows.length - 1]!.seq > upTo) {
+        rows.pop();
+        ended = true;
+      }
+      return rows;
+    },
+    hasMore: async () => !ended && reader.hasMore(),
+  };
 }

@@ -40,6 +40,11 @@ export interface Tx {
    * audiences; `replacement` is what a pull from before it now receives.
    */
   redact(seq: number, replacement: ChangeDraft): Promise<void>;
+  /**
+   * Runs `fn` once the outermost commit has committed and published its changes, outside the transaction
+   * (never if it rolls back): work that must see the committed rows, such as a web push. A throw is dropped.
+   */
+  afterCommit(fn: () => void): void;
   /** The engine's clock for this transaction (ms). */
   readonly now: number;
 }

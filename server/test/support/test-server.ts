@@ -1,7 +1,69 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { SqliteAppDeps } from '../../src/deps';
 import { startServer, type StartOptions } from '../../src/server';
+import { createTestSchema, type TestSchema } from './postgres';
+
+/**
+ * TEST_DATABASE=postgres (the `server-pg` vitest project): every server keeps its data in a throwaway
+ * PostgreSQL schema instead of SQLite. Servers started on the same DATA_DIR (two nodes of one deployment,
+ * a restart) share that DATA_DIR's schema.
+ */
+export const onPostgres = process.env.TEST_DATABASE === 'postgres';
+
+interface SharedSchema {
+  schema: TestSchema;
+  /** Servers running on it now. */
+  users: number;
+  /** Whether its DATA_DIR is one startTestServer made (and removes at close): the schema goes with it. */
+  owned: boolean;
+}
+
+const schemas = new Map<string, SharedSchema>();
+
+/** Drops the schemas still kept (a DATA_DIR a test gave, for a restart): the server-pg setup file's afterAll. */
+export async function dropTestSchemas(): Promise<void> {
+  const left = [...schemas.values()];
+  schemas.clear();
+  await Promise.all(left.map((entry) => entry.schema.drop()));
+}
+
+async function schemaFor(dataDir: string, owned: boolean): Promise<SharedSchema> {
+  let entry = schemas.get(dataDir);
+  if (!entry) schemas.set(dataDir, (entry = { schema: await createTestSchema(), users: 0, owned }));
+  entry.users++;
+  return entry;
+}
+
+async function releaseSchema(dataDir: string, entry: SharedSchema): Promise<void> {
+  entry.users--;
+  if (entry.users > 0 || !entry.owned || schemas.get(dataDir) !== entry) return;
+  schemas.delete(dataDir);
+  await entry.schema.drop();
+}
+
+/**
+ * The deps as tests see them: on SQLite `deps.sqlite` is the handle; under TEST_DATABASE=postgres reading
+ * it throws, naming why (a test that pokes SQLite directly does not belong on the server-pg list). The
+ * getter goes on the server's own deps object, not a copy: features key per-server state by it.
+ */
+function testDeps<T extends { sqlite?: SqliteAppDeps['sqlite'] }>(
+  deps: T,
+): T & Pick<SqliteAppDeps, 'sqlite'> {
+  if (!deps.sqlite)
+    Object.defineProperty(deps, 'sqlite', {
+      configurable: true,
+      enumerable: false,
+      get() {
+        throw new Error(
+          'this test reads deps.sqlite, which a server on PostgreSQL (TEST_DATABASE=postgres) has not: ' +
+            'take the file off the server-pg list in vitest.config.ts, or read through support/sql.ts',
+        );
+      },
+    });
+  return deps as T & Pick<SqliteAppDeps, 'sqlite'>;
+}
 
 /** A controllable clock: starts at real time, moves only when told. */
 export function testClock() {
@@ -20,21 +82,38 @@ export interface TestResponse {
   headers: globalThis.Headers;
 }
 
-/** Starts the real server on an ephemeral port with a fresh SQLite database in a temp folder. */
+/**
+ * Starts the real server on an ephemeral port with a fresh SQLite database in a temp folder (or, with
+ * TEST_DATABASE=postgres, a fresh PostgreSQL schema).
+ */
 export async function startTestServer(options: StartOptions = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-talk-test-'));
-  const running = await startServer({
-    ...options,
-    config: {
-      port: 0,
-      host: '127.0.0.1',
-      dataDir,
-      nodeEnv: 'test',
-      logLevel: 'silent',
-      webDist: path.join(dataDir, 'no-web-build'),
-      ...options.config,
-    },
-  });
+  const usedDir = options.config?.dataDir ?? dataDir;
+  const shared = onPostgres ? await schemaFor(usedDir, usedDir === dataDir) : undefined;
+  let started: Awaited<ReturnType<typeof startServer>>;
+  try {
+    started = await startServer({
+      ...options,
+      config: {
+        port: 0,
+        host: '127.0.0.1',
+        dataDir,
+        nodeEnv: 'test',
+        logLevel: 'silent',
+        webDist: path.join(dataDir, 'no-web-build'),
+        ...(shared && {
+          // A small pool: test files run side by side, each with a few servers, on one PostgreSQL.
+          database: { kind: 'postgres', url: shared.schema.url, schema: shared.schema.schema, poolSize: 5 },
+        }),
+        ...options.config,
+      },
+    });
+  } catch (err) {
+    if (shared) await releaseSchema(usedDir, shared);
+    throw err;
+  }
+  const running = { ...started, deps: testDeps(started.deps) };
+  let released = false;
 
   async function call(
     method: string,
@@ -68,6 +147,10 @@ export async function startTestServer(options: StartOptions = {}) {
     get: (p: string, token?: string) => call('GET', p, undefined, token),
     async close() {
       await running.stop();
+      if (shared && !released) {
+        released = true;
+        await releaseSchema(usedDir, shared);
+      }
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -8,6 +8,7 @@ import {
   type NetworkSignal,
   type RealtimeTiming,
   type SyncClient,
+  writeDirectMessage,
 } from '../../../packages/sync/src';
 import { readCursor } from '../../../packages/sync/src/meta';
 import type { Wire } from './wire';
@@ -140,6 +141,62 @@ export async function chatBySeq(db: CampusDatabase, peerId: string) {
     .between([peerId, -Infinity], [peerId, Infinity])
     .toArray();
   return rows;
+}
+
+/** True once the device has nothing left to send and holds `count` messages of the chat in server order. */
+export async function holdsAll(db: CampusDatabase, peerId: string, count: number): Promise<boolean> {
+  return (await db.outbox.count()) === 0 && (await chatBySeq(db, peerId)).length === count;
+}
+
+/** One side of a two-device exchange: the student, their device's client and its database. */
+export interface ExchangeSide {
+  student: Student;
+  client: SyncClient;
+  db: CampusDatabase;
+}
+
+/**
+ * Readies A's and B's devices for an exchange that must reach them as changes. A device's first sync is a
+ * snapshot (the last 30 messages per chat; older ones load through REST), so both first finish it and reach
+ * a cursor past 0, through a message from `third` (another student's device) to each. Then B writes first
+ * (`B-0`) and A answers (`A-0`), each accepted before the bursts: until someone has answered only 10 messages
+ * reach them, and either side's first burst could otherwise land before the other's. Resolves with the two
+ * messages' ids. Each wait may take `timeoutMs`.
+ */
+export async function openExchange(
+  a: ExchangeSide,
+  b: ExchangeSide,
+  third: SyncClient,
+  timeoutMs: number,
+): Promise<{ firstA: string; firstB: string }> {
+  await third.run(writeDirectMessage, a.student.ref, 'welcome A');
+  await third.run(writeDirectMessage, b.student.ref, 'welcome B');
+  await until(
+    async () => (await readCursor(a.db)) > 0 && (await readCursor(b.db)) > 0,
+    timeoutMs,
+    'both devices to finish their first sync',
+  );
+  const firstB = await b.client.run(writeDirectMessage, a.student.ref, 'B-0');
+  await until(async () => (await b.db.outbox.count()) === 0, timeoutMs, "Ben's first message to be accepted");
+  const firstA = await a.client.run(writeDirectMessage, b.student.ref, 'A-0');
+  await until(async () => (await a.db.outbox.count()) === 0, timeoutMs, "Ana's answer to be accepted");
+  return { firstA, firstB };
+}
+
+/** What a device holds, for the log of a test that got stuck: messages by status, its outbox and cursor. */
+export async function describeDevice(db: CampusDatabase, peerId: string) {
+  const rows = await db.messages.toArray();
+  const statuses: Record<string, number> = {};
+  for (const m of rows) statuses[m.status] = (statuses[m.status] ?? 0) + 1;
+  const outbox = await db.outbox.toArray();
+  return {
+    messages: rows.length,
+    bySeq: (await chatBySeq(db, peerId)).length,
+    statuses,
+    outbox: outbox.length,
+    outboxHead: outbox.slice(0, 3).map((r) => ({ key: r.key, mid: r.mid, type: r.frame.type })),
+    cursor: (await db.meta.toArray()).map((r) => [r.key, r.value]),
+  };
 }
 
 /** The highest seq in the server's change log (0 when empty). */

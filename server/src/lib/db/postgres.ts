@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import { guardedDialect } from './serialized-dialect';
 
 export interface OpenedPostgres {
   db: Kysely<Database>;
@@ -16,6 +17,11 @@ export interface PostgresOptions {
   schema?: string;
   /** The pool's size (pg's default, 10, when unset). */
   max?: number;
+  /**
+   * Whether the caller runs inside a realtime commit or read (the server's PgTransactor): Kysely refuses
+   * to run there (serialized-dialect.ts's guardedDialect). Read late: the transactor comes after the pool.
+   */
+  insideCommit?: () => boolean;
 }
 
 /** A schema name that needs no quoting, so it can go into a `-c search_path=` startup option as is. */
@@ -46,7 +52,7 @@ const types: pg.CustomTypesConfig = {
 
 /** Opens a pool on DATABASE_URL (postgres://…) and a Kysely instance on it with PostgreSQL's dialect. */
 export function openPostgres(url: string, options: PostgresOptions = {}): OpenedPostgres {
-  const { schema, max } = options;
+  const { schema, max, insideCommit } = options;
   if (schema !== undefined && !SCHEMA_NAME.test(schema))
     throw new Error(
       `a PostgreSQL schema name must be lower-case letters, digits and underscores, got ${schema}`,
@@ -60,7 +66,10 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Opened
   // An idle client's connection dropping (a PostgreSQL restart) is reported here; without a listener the
   // pool's 'error' event would crash the process. The next query opens a fresh connection.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const dialect = new PostgresDialect({ pool });
+  const db = new Kysely<Database>({
+    dialect: insideCommit ? guardedDialect(dialect, insideCommit) : dialect,
+  });
   return {
     db,
     pool,

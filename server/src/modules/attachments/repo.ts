@@ -79,7 +79,8 @@ export async function visibleFiles(
         eb(kysql`substr(scope, 1, ${prefix.length})`, '=', prefix),
         eb.and([
           eb(kysql`substr(scope, 1, 5)`, '=', 'pair:'),
-          eb(kysql`substr(scope, ${-suffix.length})`, '=', suffix),
+          // The last characters: PostgreSQL's substr takes no negative start (it returns the whole text).
+          eb(kysql`substr(scope, length(scope) - ${suffix.length - 1})`, '=', suffix),
         ]),
       ]),
     )

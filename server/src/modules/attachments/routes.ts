@@ -9,7 +9,6 @@ import type { AppDeps } from '../../lib/deps';
 import { fullAccessOnly } from '../../lib/auth/access';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
-import { RateLimiter } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
 import { readId } from '../../lib/http/request';
 import { memberGroupId } from '../groups';
@@ -30,8 +29,8 @@ export const SIGN_RATE = { limit: 120, windowMs: 60_000 };
  * Who may upload is checked before the body is read.
  */
 export function attachmentRoutes(deps: AppDeps) {
-  const uploads = new RateLimiter(UPLOAD_RATE, deps.now);
-  const signs = new RateLimiter(SIGN_RATE, deps.now);
+  const uploads = deps.rates.limiter('attachments.upload', UPLOAD_RATE);
+  const signs = deps.rates.limiter('attachments.sign', SIGN_RATE);
   const userNotFound = () => new HttpError(404, CHAT_SERVER_MSG.userNotFound);
 
   // Mounted at /api, so requireUser goes on each route: a `.use` here would answer 401 for every unknown /api path.
@@ -43,7 +42,7 @@ export function attachmentRoutes(deps: AppDeps) {
     .post('/groups/:groupId/attachments', auth, participates, uploadBodyLimit, async (c) => {
       const userId = c.get('user').id;
       const groupId = await memberGroupId(c, deps.db, userId);
-      uploads.consume(userId);
+      await uploads.consume(userId);
       const upload = await readUpload(c);
       return c.json(await storeGroupAttachment(deps, userId, groupId, upload), 201);
     })
@@ -52,13 +51,13 @@ export function attachmentRoutes(deps: AppDeps) {
       const partnerId = readId(c, 'partnerId', userNotFound());
       if (partnerId === userId) throw new HttpError(400, REALTIME_ERRORS.selfMessage);
       if (!(await findUserById(deps.db, partnerId))) throw userNotFound();
-      uploads.consume(userId);
+      await uploads.consume(userId);
       const upload = await readUpload(c);
       return c.json(await storeDirectAttachment(deps, userId, partnerId, upload), 201);
     })
     .post('/files/sign', auth, async (c) => {
       const userId = c.get('user').id;
-      signs.consume(userId);
+      await signs.consume(userId);
       const { keys } = await readBody(c, signFilesBodySchema);
       const allowed = await visibleFiles(deps.db, userId, [...new Set(keys)]);
       const urls: Record<string, string> = {};

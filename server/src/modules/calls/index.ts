@@ -4,6 +4,7 @@
  * history and the ICE configuration.
  */
 export { CallSignalling, CALL_OFFER_RATE, type CallTimings } from './signalling';
+export { CoordinatedCalls } from './coordinated';
 export { InProcessCallRegistry, type CallRegistry, type LiveCall } from './registry';
 export { callChangeHooks } from './sync';
 export { callLogRoutes, rtcRoutes } from './routes';

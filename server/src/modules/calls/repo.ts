@@ -62,11 +62,11 @@ export const logsPageSql = sql<CallLogRow>(
      FROM (
        SELECT * FROM (SELECT ${logColumns} FROM call_logs
                        WHERE caller_id = ? AND (started_at, id) < (?, ?)
-                       ORDER BY started_at DESC, id DESC LIMIT ?)
+                       ORDER BY started_at DESC, id DESC LIMIT ?) AS made
        UNION ALL
        SELECT * FROM (SELECT ${logColumns} FROM call_logs
                        WHERE callee_id = ? AND callee_hidden = 0 AND (started_at, id) < (?, ?)
-                       ORDER BY started_at DESC, id DESC LIMIT ?)
+                       ORDER BY started_at DESC, id DESC LIMIT ?) AS received
        ORDER BY started_at DESC, id DESC LIMIT ?
      ) l
      JOIN users a ON a.id = l.caller_id

@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import { CALL_MSG, callLogsQuerySchema } from '@campus/protocol';
 import type { AppDeps } from '../../deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
-import { RateLimiter } from '../../lib/rate-limit';
 import { readQuery } from '../../lib/http/request';
 import { callLogsPage } from './history';
 import { rtcConfigFor } from './turn';
@@ -28,9 +27,9 @@ export const RTC_CONFIG_RATE = { limit: 60, windowMs: 60 * 60_000 };
  * relay (README: the coturn settings that keep that relay off private addresses).
  */
 export function rtcRoutes(deps: AppDeps) {
-  const fetches = new RateLimiter(RTC_CONFIG_RATE, deps.now);
-  return new Hono<AuthEnv>().use(requireUser(deps)).get('/config', (c) => {
-    fetches.consume(c.get('user').id, CALL_MSG.rateLimited);
+  const fetches = deps.rates.limiter('calls.rtc-config', RTC_CONFIG_RATE);
+  return new Hono<AuthEnv>().use(requireUser(deps)).get('/config', async (c) => {
+    await fetches.consume(c.get('user').id, CALL_MSG.rateLimited);
     // Credentials: never kept by a cache.
     c.header('Cache-Control', 'no-store');
     return c.json(rtcConfigFor(deps.config, c.get('user').id, deps.now()));

@@ -11,7 +11,7 @@ import {
   type UserRef,
 } from '@campus/protocol';
 import type { AppDeps } from '../../deps';
-import { RateLimiter } from '../../lib/rate-limit';
+import type { RateLimiter } from '../../lib/rate-limit';
 import { Refusal } from '../../lib/refusal';
 import type { CallSessionFrame, FrameHandlers, ParticipationCheck, Session } from '../../realtime/registry';
 import type { ReadTx } from '../../realtime/transaction';
@@ -89,13 +89,19 @@ export class CallSignalling {
     'call:resume': (session, frame) => this.resume(session, frame),
   };
 
+  /** The hooks another node forwards to the coordinator (coordinated.ts), by name. */
+  readonly events = {
+    separated: (blockerId: string, blockedId: string) => this.separated(blockerId, blockedId),
+  };
+
   constructor(
     private readonly deps: AppDeps,
     private readonly participation: ParticipationCheck,
     private readonly timings: CallTimings,
     private readonly calls: CallRegistry = new InProcessCallRegistry(),
   ) {
-    this.offers = new RateLimiter(CALL_OFFER_RATE, deps.now);
+    // Per user across the nodes (deps.rates); `hitNow` decides before anything yields, as before.
+    this.offers = deps.rates.limiter('calls.offer', CALL_OFFER_RATE);
     this.refs = userRefsOf(deps);
   }
 
@@ -106,7 +112,7 @@ export class CallSignalling {
     const callerId = session.userId;
     const refuse = (error: string) => session.send(ended(callId, 'refused', error));
     if (this.closing) return;
-    if (this.offers.hit(callerId) > 0) return refuse(CALL_MSG.rateLimited);
+    if (this.offers.hitNow(callerId) > 0) return refuse(CALL_MSG.rateLimited);
     if (calleeId === callerId) return refuse(CALL_MSG.notAllowed);
     const early = this.inUse(callerId, callId);
     if (early) return refuse(early);
@@ -124,6 +130,8 @@ export class CallSignalling {
     }
     const { verdict, from } = decided;
     if (typeof verdict === 'object') return refuse(verdict.refused);
+    // On any node of the deployment (this one coordinates the calls of all: coordinated.ts).
+    const online = await this.deps.realtime.isOnlineAnywhere(calleeId);
     // Awaited: the world may have moved (the socket closed, another offer of this user went first).
     if (this.closing || session.closed || !from) return;
     const late = this.inUse(callerId, callId);
@@ -145,7 +153,6 @@ export class CallSignalling {
         calleeHidden: hidden,
       });
     }
-    const online = this.deps.realtime.isOnline(calleeId);
     const rang = !hidden && online;
     const call: LiveCall = {
       id: callId,
@@ -279,6 +286,21 @@ export class CallSignalling {
   /** The server is stopping: no timer outlives it, no call is placed any more, and logs being written land. */
   async close(): Promise<void> {
     this.closing = true;
+    this.endAll(false);
+    await Promise.allSettled([...this.logging]);
+  }
+
+  /**
+   * This node stops coordinating calls while other nodes go on (issue 14: its lease lapsed, or it is
+   * stopping): every call it held ends as lost for its parties, who are still connected elsewhere, and is
+   * logged; the next coordinator starts empty.
+   */
+  stepDown(): void {
+    this.endAll(true);
+  }
+
+  /** Ends every call, logged once each; `tell`: its parties hear it (they outlive this node's state). */
+  private endAll(tell: boolean): void {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     // Calls cut by the stop still belong in both histories: an answered one for as long as it lasted.
@@ -286,11 +308,15 @@ export class CallSignalling {
     for (const call of this.calls.all()) {
       if (!this.calls.finish(call.id)) continue;
       const answered = call.state === 'active';
+      if (tell) {
+        call.caller?.send(ended(call.id, 'lost', CALL_MSG.unavailable));
+        if (answered) call.callee?.send(ended(call.id, 'lost', CALL_MSG.unavailable));
+        else if (!call.calleeHidden) this.toCallee(call, 'lost');
+      }
       const status = answered ? 'completed' : call.rang ? 'missed' : 'cancelled';
       this.log(this.outcome(call, status, answered ? secondsBetween(call.answeredAt, now) : 0));
     }
     this.calls.clear();
-    await Promise.allSettled([...this.logging]);
   }
 
   // ---- endings

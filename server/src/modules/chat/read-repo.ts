@@ -8,13 +8,14 @@ import {
   type UserRef,
 } from '@campus/protocol';
 import type { DB } from '../../lib/db/database';
-import { toUserRef } from '../users';
+import { toUserRef, type UserRefRow } from '../users';
 import {
   toDirectConversation,
   toDirectMessage,
   toGroup,
   toGroupConversation,
   toGroupMessage,
+  type GroupRow,
 } from './mappers';
 
 /**
@@ -76,6 +77,31 @@ export async function listConversations(db: DB, userId: string, limit: number): 
       .execute(),
   ]);
 
+  return mergeConversations(direct, groups, limit);
+}
+
+/** A direct conversation's row as listConversations and the snapshot read it. */
+export type DirectConversationListRow = UserRefRow & {
+  last_active_at: string | null;
+  unread_count: number;
+  last_seq: number;
+  last_content: string | null;
+  last_created_at: string | null;
+};
+/** A group conversation's row as listConversations and the snapshot read it. */
+export type GroupConversationListRow = GroupRow & {
+  last_seq: number;
+  last_content: string | null;
+  last_created_at: string | null;
+  unread: number | null;
+};
+
+/** Both kinds in one list, newest first by change-log seq (one global order), the first `limit`. */
+export function mergeConversations(
+  direct: readonly DirectConversationListRow[],
+  groups: readonly GroupConversationListRow[],
+  limit: number,
+): ConversationItem[] {
   const items = [
     ...direct.map((row) => ({
       seq: row.last_seq,
@@ -153,6 +179,9 @@ async function reactionsOf(db: DB, messageIds: readonly string[]): Promise<Map<s
     .selectFrom('message_reactions')
     .select(['message_id', 'user_id', 'emoji'])
     .where('message_id', 'in', messageIds)
+    // The primary key's order, so both databases list a message's reactions alike.
+    .orderBy('message_id')
+    .orderBy('user_id')
     .execute();
   for (const row of rows) {
     const list = byMessage.get(row.message_id) ?? [];

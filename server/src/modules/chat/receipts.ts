@@ -11,9 +11,11 @@ const markReadSql = sql(
 const markDeliveredSql = sql(
   `UPDATE direct_messages SET status = 'delivered' WHERE id = ? AND recipient_id = ? AND status = 'sent'`,
 );
-// Every message raised the count once when it arrived and leaves it once when read.
+// Every message raised the count once when it arrived and leaves it once when read; never below 0.
+// Parameters: count, count, user, peer.
 const lowerUnreadSql = sql(
-  `UPDATE direct_conversations SET unread_count = max(0, unread_count - ?) WHERE user_id = ? AND peer_id = ?`,
+  `UPDATE direct_conversations SET unread_count = CASE WHEN unread_count > ? THEN unread_count - ? ELSE 0 END
+    WHERE user_id = ? AND peer_id = ?`,
 );
 const messageUsersSql = sql<{ sender_id: string; recipient_id: string }>(
   'SELECT sender_id, recipient_id FROM direct_messages WHERE id = ?',
@@ -49,7 +51,7 @@ export async function markMessagesRead(
   if (!(await refs.get(tx, partnerId))) throw new Refusal('unknownUser', 404);
   const changed = await changedBy(tx, messageIds, (id) => tx.run(markReadSql, id, readerId, partnerId));
   if (!changed.length) return;
-  await tx.run(lowerUnreadSql, changed.length, readerId, partnerId);
+  await tx.run(lowerUnreadSql, changed.length, changed.length, readerId, partnerId);
   tx.emit(
     {
       type: 'peer_read_messages',

@@ -32,21 +32,22 @@ export interface GroupMessageInput {
 // The hot path runs these statements and nothing else (the engine prepares each once).
 const directByIdSql = sql<DirectMessagesTable>('SELECT * FROM direct_messages WHERE id = ?');
 const reactionsOfSql = sql<Reaction>(
-  'SELECT emoji, user_id AS userId FROM message_reactions WHERE message_id = ?',
+  'SELECT emoji, user_id AS "userId" FROM message_reactions WHERE message_id = ? ORDER BY user_id',
 );
 const insertDirectSql = sql(
   `INSERT INTO direct_messages
      (id, pair, sender_id, recipient_id, content, created_at, status, reply_to, attachment_key, attachment_type, seq)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 );
-// sent_count and started_ms feed the direct-message limits (direct-limits.ts); started_ms is set once.
+// sent_count and started_ms feed the direct-message limits (direct-limits.ts); started_ms is set once. The
+// stored row's columns are named with the table (PostgreSQL calls a bare one ambiguous beside `excluded`).
 const upsertConversationSql = sql(
-  `INSERT INTO direct_conversations
+  `INSERT INTO direct_conversations AS dc
      (user_id, peer_id, last_message_id, last_seq, unread_count, sent_count, started_ms)
    VALUES (?, ?, ?, ?, ?, ?, ?)
    ON CONFLICT (user_id, peer_id) DO UPDATE SET last_message_id = excluded.last_message_id,
-     last_seq = excluded.last_seq, unread_count = unread_count + excluded.unread_count,
-     sent_count = sent_count + excluded.sent_count`,
+     last_seq = excluded.last_seq, unread_count = dc.unread_count + excluded.unread_count,
+     sent_count = dc.sent_count + excluded.sent_count`,
 );
 const isMemberSql = sql<{ one: number }>(
   'SELECT 1 AS one FROM group_members WHERE group_id = ? AND user_id = ?',

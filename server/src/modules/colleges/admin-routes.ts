@@ -10,7 +10,6 @@ import {
 import type { AppDeps } from '../../deps';
 import { requireAdmin, requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
-import { RateLimiter } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
 import { approveCollege, listManualColleges, mergeCollege } from './admin';
 
@@ -32,17 +31,17 @@ function parse<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
  * a session, 403 for students). The list of manual colleges, and per college approve or merge.
  */
 export function collegeAdminRoutes(deps: AppDeps) {
-  const reads = new RateLimiter(MANUAL_COLLEGES_LIST_RATE, deps.now);
-  const decisions = new RateLimiter(COLLEGE_DECISION_RATE, deps.now);
+  const reads = deps.rates.limiter('colleges.manual-list', MANUAL_COLLEGES_LIST_RATE);
+  const decisions = deps.rates.limiter('colleges.decision', COLLEGE_DECISION_RATE);
   return new Hono<AuthEnv>()
     .use(requireUser(deps))
     .use(requireAdmin())
     .get('/manual', async (c) => {
-      reads.consume(c.get('user').id);
+      await reads.consume(c.get('user').id);
       return c.json(await listManualColleges(deps, parse(manualCollegesQuerySchema, c.req.query())));
     })
     .post('/:id/approve', async (c) => {
-      decisions.consume(c.get('user').id);
+      await decisions.consume(c.get('user').id);
       const id = parse(collegeIdSchema, c.req.param('id'));
       const body = await readBody(c, approveCollegeSchema);
       const college = await approveCollege(deps, id, body);
@@ -50,7 +49,7 @@ export function collegeAdminRoutes(deps: AppDeps) {
       return c.json({ college });
     })
     .post('/:id/merge', async (c) => {
-      decisions.consume(c.get('user').id);
+      await decisions.consume(c.get('user').id);
       const id = parse(collegeIdSchema, c.req.param('id'));
       const { into } = await readBody(c, mergeCollegeSchema);
       const merged = await mergeCollege(deps, id, into);

@@ -11,6 +11,7 @@ import {
 } from '@campus/protocol';
 import type { AppDeps } from '../../deps';
 import { selfUser } from '../../lib/auth/access';
+import { dialectOf } from '../../lib/db/portable-sql';
 import { HttpError } from '../../lib/http-error';
 import { audience } from '../../realtime/audiences';
 import type { Tx } from '../../realtime/transaction';
@@ -106,6 +107,7 @@ export async function listManualColleges(
     const counts = await studentCountsOf(
       tx,
       page.map((c) => c.id),
+      dialectOf(deps.db),
     );
     const last = page.at(-1);
     return {
@@ -153,10 +155,11 @@ export async function approveCollege(
       throw new HttpError(409, COLLEGE_ADMIN_MSG.notManual);
     await tx.run(bumpVersion);
     const approved: College = { ...college, stateCode, stateName, city, status: 'listed' };
-    const students = await studentIdsOf(tx, id);
+    const dialect = dialectOf(deps.db);
+    const students = await studentIdsOf(tx, id, dialect);
     // Without a place the stored object ({id, name, country}) is already what a pick would store.
     if (students.length > 0 && (stateName || city)) {
-      await replaceProfilesCollege(tx, id, JSON.stringify(profileCollege(approved)));
+      await replaceProfilesCollege(tx, id, JSON.stringify(profileCollege(approved)), dialect);
       await emitMe(tx, deps, students.slice(0, ME_UPDATED_BATCH));
       return { item: toItem(approved, students.length), ids: students };
     }
@@ -177,8 +180,10 @@ export async function mergeCollege(deps: AppDeps, id: string, into: string): Pro
     const target = await selectCollegeById(tx, into);
     if (!target) throw new HttpError(404, COLLEGE_ADMIN_MSG.targetNotFound);
     if (target.status !== 'listed') throw new HttpError(409, COLLEGE_ADMIN_MSG.targetNotListed);
-    const students = await studentIdsOf(tx, id);
-    if (students.length > 0) await replaceProfilesCollege(tx, id, JSON.stringify(profileCollege(target)));
+    const dialect = dialectOf(deps.db);
+    const students = await studentIdsOf(tx, id, dialect);
+    if (students.length > 0)
+      await replaceProfilesCollege(tx, id, JSON.stringify(profileCollege(target)), dialect);
     await deleteManual(tx, id);
     await emitMe(tx, deps, students.slice(0, ME_UPDATED_BATCH));
     return { target, ids: students };

@@ -3,15 +3,8 @@ import { gzipSync } from 'node:zlib';
 import type { Logger } from '../../lib/logger';
 import type { Transactor } from '../../realtime/transaction';
 import { mergeRecords } from './records';
-import {
-  catalogVersion,
-  listedInCountry,
-  listedInState,
-  loadOf,
-  recordLoad,
-  toOption,
-  writeRecords,
-} from './repo';
+import type { Dialect } from '../../lib/db/portable-sql';
+import { catalogVersion, listedIn, loadOf, recordLoad, toOption, writeRecords } from './repo';
 import { swotSource, type CollegeSource } from './swot-source';
 
 /** A built list file: its bytes, gzipped bytes and strong ETag (a hash of the bytes). */
@@ -98,8 +91,11 @@ export class CollegeCatalog {
     return load;
   }
 
-  /** A country's file, or India's file of one state; built on first request per catalog version. */
-  async file(country: string, stateCode: string | null): Promise<CollegeFile> {
+  /**
+   * A country's file, or India's file of one state; built on first request per catalog version. `dialect`:
+   * the database's (`dialectOf(deps.db)`), whose index orders the names.
+   */
+  async file(country: string, stateCode: string | null, dialect: Dialect): Promise<CollegeFile> {
     await this.ensureDefault();
     const version = (await this.transactor.read((tx) => tx.first(catalogVersion)))?.version ?? 0;
     if (version !== this.version) {
@@ -109,17 +105,18 @@ export class CollegeCatalog {
     const name = stateCode ? `${country}-${stateCode}` : country;
     let file = this.files.get(name);
     if (!file) {
-      file = this.build(country, stateCode);
+      file = this.build(country, stateCode, dialect);
       this.files.set(name, file);
       file.catch(() => this.files.delete(name));
     }
     return file;
   }
 
-  private async build(country: string, stateCode: string | null): Promise<CollegeFile> {
+  private async build(country: string, stateCode: string | null, dialect: Dialect): Promise<CollegeFile> {
     const started = performance.now();
+    const listed = listedIn[dialect];
     const rows = await this.transactor.read((tx) =>
-      stateCode ? tx.all(listedInState, country, stateCode) : tx.all(listedInCountry, country),
+      stateCode ? tx.all(listed.state, country, stateCode) : tx.all(listed.country, country),
     );
     const body = Buffer.from(JSON.stringify(rows.map(toOption)));
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;

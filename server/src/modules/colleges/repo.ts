@@ -1,4 +1,5 @@
 import type { CollegeOption } from '@campus/protocol';
+import { perDialect, type Dialect } from '../../lib/db/portable-sql';
 import { sql, type ReadTx, type Tx } from '../../realtime/transaction';
 import { collegeId, collegeKey, type CollegeRecord } from './records';
 
@@ -70,13 +71,25 @@ export const bumpVersion = sql('UPDATE college_catalog_version SET version = ver
 export const catalogVersion = sql<{ version: number }>(
   'SELECT version FROM college_catalog_version WHERE id = 1',
 );
-export const listedInCountry = sql<CollegeRow>(
-  `SELECT ${COLUMNS} FROM colleges WHERE status = 'listed' AND country = ? ORDER BY name COLLATE NOCASE, id`,
-);
-export const listedInState = sql<CollegeRow>(
-  `SELECT ${COLUMNS} FROM colleges WHERE status = 'listed' AND country = ? AND state_code = ?
-    ORDER BY name COLLATE NOCASE, id`,
-);
+/**
+ * Names in any case, as the picker lists them: along colleges_country_idx / colleges_state_idx (migration
+ * 0013), which SQLite keys by `name COLLATE NOCASE` and PostgreSQL by `lower(name)`. Both fold ASCII to lower
+ * case and then compare bytes, so the two orders agree. SQLite walks its index in name order (only equal
+ * names are sorted by id); PostgreSQL's planner may prefer a bitmap scan and a sort on a large country.
+ */
+const byNameNoCase = (dialect: Dialect) => (dialect === 'postgres' ? 'lower(name)' : 'name COLLATE NOCASE');
+export const listedIn = perDialect((dialect) => ({
+  /** Parameters: country. */
+  country: sql<CollegeRow>(
+    `SELECT ${COLUMNS} FROM colleges WHERE status = 'listed' AND country = ?
+      ORDER BY ${byNameNoCase(dialect)}, id`,
+  ),
+  /** Parameters: country, state code. */
+  state: sql<CollegeRow>(
+    `SELECT ${COLUMNS} FROM colleges WHERE status = 'listed' AND country = ? AND state_code = ?
+      ORDER BY ${byNameNoCase(dialect)}, id`,
+  ),
+}));
 const manualColleges = sql<CollegeRow>(
   `SELECT ${COLUMNS} FROM colleges WHERE status = 'manual' ORDER BY created_at, id`,
 );

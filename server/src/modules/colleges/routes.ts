@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { COLLEGE_MSG, INDIA_STATE_CODES, isCollegeCountry } from '@campus/protocol';
 import type { AppDeps } from '../../deps';
+import { dialectOf } from '../../lib/db/portable-sql';
 import { HttpError } from '../../lib/http-error';
 import { apiCors } from '../../lib/security-headers';
 import { collegeCatalog } from './catalog';
@@ -17,6 +18,7 @@ const FILE = /^([A-Z]{2})(?:-([A-Z]{2}))?\.json$/;
  */
 export function collegeRoutes(deps: AppDeps) {
   const catalog = collegeCatalog(deps.transactor, deps.log);
+  const dialect = dialectOf(deps.db);
   return new Hono().use(apiCors()).get('/:file', async (c) => {
     const match = FILE.exec(c.req.param('file'));
     const country = match?.[1];
@@ -26,7 +28,7 @@ export function collegeRoutes(deps: AppDeps) {
       throw new HttpError(404, COLLEGE_MSG.unknownList);
     if (country === 'IN' && state === null) throw new HttpError(400, COLLEGE_MSG.selectState);
 
-    const file = await catalog.file(country, state);
+    const file = await catalog.file(country, state, dialect);
     c.header('ETag', file.etag);
     c.header('Cache-Control', CACHE_CONTROL);
     c.header('Vary', 'Accept-Encoding');

@@ -1,4 +1,5 @@
 import type { ReactionType } from '@campus/protocol';
+import { inList, valuesList } from '../../lib/db/portable-sql';
 import { sql } from '../../realtime/transaction';
 import { CARD_COLUMNS } from './queries';
 import type { CommentRow, ConfessionRow } from './rows';
@@ -24,20 +25,24 @@ export const feedQ = {
   ),
   // The tab counts, kept by triggers (migration 0005): '*' for all, 'c:<college>' for one.
   total: sql<{ n: number }>('SELECT n FROM confession_totals WHERE scope = ?'),
-  // The viewer's own reactions on a page of confessions, never anyone else's. CROSS JOIN keeps the page's
-  // ids (a JSON list) outside: one key lookup per card, not a scan of everything the viewer reacted to.
-  // Parameters: ids, viewer.
-  myReactionsIn: sql<{ confession_id: string; reaction_type: ReactionType }>(
-    `SELECT r.confession_id, r.reaction_type FROM json_each(?) j
-       CROSS JOIN confession_reactions r ON r.confession_id = j.value AND r.user_id = ?`,
+  // The viewer's own reactions on a page of confessions, never anyone else's: one key lookup per card
+  // (user_id and confession_id both equal), not a scan of everything the viewer reacted to.
+  // Parameters: viewer, ...ids.
+  myReactionsIn: inList((ids) =>
+    sql<{ confession_id: string; reaction_type: ReactionType }>(
+      `SELECT confession_id, reaction_type FROM confession_reactions
+        WHERE user_id = ? AND confession_id IN (${ids})`,
+    ),
   ),
   // The newest few comments of each confession of a page: one index range per confession.
-  // Parameters: viewer, ids, per card.
-  newestComments: sql<CommentRow>(
-    `SELECT c.author_id = ? AS is_mine, c.id, c.confession_id, c.nickname, c.content, c.created_at
-       FROM json_each(?) j, confession_comments c
-      WHERE c.id IN (SELECT id FROM confession_comments WHERE confession_id = j.value
-                      ORDER BY created_at DESC, id DESC LIMIT ?)`,
+  // Parameters: viewer, ...ids, per card.
+  newestComments: valuesList((ids) =>
+    sql<CommentRow>(
+      `SELECT c.author_id = ? AS is_mine, c.id, c.confession_id, c.nickname, c.content, c.created_at
+         FROM ${ids} j, confession_comments c
+        WHERE c.id IN (SELECT id FROM confession_comments WHERE confession_id = j.column1
+                        ORDER BY created_at DESC, id DESC LIMIT ?)`,
+    ),
   ),
   /** Parameters: viewer, confession id, limit, offset. */
   commentsPage: sql<CommentRow>(

@@ -48,16 +48,18 @@ export function feedPage(transactor: Transactor, request: FeedRequest): Promise<
         ? 0
         : ((await tx.first(feedQ.total, `c:${request.viewerCollege}`))?.n ?? 0);
 
-    const ids = JSON.stringify(rows.map((r) => r.id));
+    const ids = rows.map((r) => r.id);
+    const reactionsIn = feedQ.myReactionsIn(ids);
     const mine = new Map<string, Set<ReactionType>>();
-    for (const r of rows.length ? await tx.all(feedQ.myReactionsIn, ids, viewer) : []) {
+    for (const r of rows.length ? await tx.all(reactionsIn.text, viewer, ...reactionsIn.params) : []) {
       let set = mine.get(r.confession_id);
       if (!set) mine.set(r.confession_id, (set = new Set()));
       set.add(r.reaction_type);
     }
     const comments = new Map<string, ConfessionComment[]>();
+    const commentsIn = feedQ.newestComments(ids);
     const commentRows = rows.length
-      ? await tx.all(feedQ.newestComments, viewer, ids, CONFESSIONS.commentsPerCard)
+      ? await tx.all(commentsIn.text, viewer, ...commentsIn.params, CONFESSIONS.commentsPerCard)
       : [];
     // Oldest first on the card, by the precise stored time.
     commentRows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));

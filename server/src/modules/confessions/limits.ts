@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../lib/deps';
-import { RateLimiter, type RateRule } from '../../lib/rate-limit';
+import type { RateLimiter, RateRule } from '../../lib/rate-limit';
 import { refusals } from './errors';
 
 const MINUTE = 60_000;
@@ -16,37 +16,25 @@ export const CONFESSION_RATES = {
 } satisfies Record<string, RateRule>;
 
 export type ConfessionAction = keyof typeof CONFESSION_RATES;
-type Limiters = Record<ConfessionAction, RateLimiter>;
 
-/** One set per server (tests run several in one process), shared by the REST routes and the /ws outbox. */
-const perServer = new WeakMap<AppDeps, Limiters>();
-
-function limitersOf(deps: AppDeps): Limiters {
-  let limiters = perServer.get(deps);
-  if (!limiters) {
-    const make = (rule: RateRule) => new RateLimiter(rule, deps.now);
-    limiters = {
-      post: make(CONFESSION_RATES.post),
-      comment: make(CONFESSION_RATES.comment),
-      react: make(CONFESSION_RATES.react),
-      feed: make(CONFESSION_RATES.feed),
-      nicknameCheck: make(CONFESSION_RATES.nicknameCheck),
-      nicknameSet: make(CONFESSION_RATES.nicknameSet),
-    };
-    perServer.set(deps, limiters);
-  }
-  return limiters;
-}
+/** One limiter per action (deps.rates, by name), shared by the REST routes and the /ws outbox. */
+const limiterOf = (deps: AppDeps, action: ConfessionAction): RateLimiter =>
+  deps.rates.limiter(`confessions.${action}`, CONFESSION_RATES[action]);
 
 /** REST: over the limit answers 429 with Retry-After. */
-export function consumeConfessionRate(deps: AppDeps, action: ConfessionAction, userId: string): void {
-  limitersOf(deps)[action].consume(userId);
+export async function consumeConfessionRate(
+  deps: AppDeps,
+  action: ConfessionAction,
+  userId: string,
+): Promise<void> {
+  await limiterOf(deps, action).consume(userId);
 }
 
 /**
  * The outbox path: over the limit is a refusal, stored with the mutation like any other, so a resend of
- * the same mutation gets the same answer and nothing is written.
+ * the same mutation gets the same answer and nothing is written. Runs inside the engine's commit, so it is
+ * decided without waiting for Redis (`hitNow`).
  */
 export function takeConfessionRate(deps: AppDeps, action: ConfessionAction, userId: string): void {
-  if (limitersOf(deps)[action].hit(userId) > 0) throw refusals.rateLimited();
+  if (limiterOf(deps, action).hitNow(userId) > 0) throw refusals.rateLimited();
 }

@@ -50,7 +50,7 @@ export function confessionRoutes(deps: AppDeps) {
     })
     .get('/nickname/check/:nickname', async (c) => {
       const userId = c.get('user').id;
-      limit('nicknameCheck', userId);
+      await limit('nicknameCheck', userId);
       const parsed = nicknameSchema.safeParse(c.req.param('nickname'));
       if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid request.');
       return c.json({ available: await isNicknameAvailable(transactor, userId, parsed.data) });
@@ -58,20 +58,20 @@ export function confessionRoutes(deps: AppDeps) {
     .post('/nickname/set', async (c) => {
       const { nickname } = await readBody(c, setNicknameBodySchema);
       const userId = c.get('user').id;
-      limit('nicknameSet', userId);
+      await limit('nicknameSet', userId);
       return c.json({ nickname: await setNickname(transactor, userId, nickname) });
     })
     .get('/feed', async (c) => {
       const query = readQuery(c, feedQuerySchema);
       const user = c.get('user');
-      limit('feed', user.id);
+      await limit('feed', user.id);
       const request = { viewerId: user.id, viewerCollege: collegeName(user.college), ...query };
       return c.json(await feedPage(transactor, request));
     })
     .post('/post', participates, async (c) => {
       const body = await readBody(c, postConfessionBodySchema);
       const userId = c.get('user').id;
-      limit('post', userId);
+      await limit('post', userId);
       const input = { id: body.id ?? randomUUID(), content: body.content, emotionTag: body.emotionTag };
       return c.json(await transactor.commit((tx) => postConfession(tx, env, userId, input)), 201);
     })
@@ -79,7 +79,7 @@ export function confessionRoutes(deps: AppDeps) {
       const id = confessionId(c);
       const { reactionType } = await readBody(c, reactBodySchema);
       const userId = c.get('user').id;
-      limit('react', userId);
+      await limit('react', userId);
       const input = { confessionId: id, reactionType };
       return c.json(await transactor.commit((tx) => toggleConfessionReaction(tx, env, userId, input)));
     })
@@ -87,7 +87,7 @@ export function confessionRoutes(deps: AppDeps) {
       const id = confessionId(c);
       const body = await readBody(c, commentBodySchema);
       const userId = c.get('user').id;
-      limit('comment', userId);
+      await limit('comment', userId);
       const input = { id: body.id ?? randomUUID(), confessionId: id, content: body.content };
       return c.json(await transactor.commit((tx) => addComment(tx, env, userId, input)), 201);
     })

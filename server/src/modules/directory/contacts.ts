@@ -12,9 +12,9 @@ import type { DB } from '../../lib/db/database';
  * Two point lookups, no scan: the direct_conversations primary key (user_id, peer_id), then the viewer's
  * groups through group_members_user_idx and each group's membership through the (group_id, user_id) key.
  */
-export function contactCheck(viewerId: string, userId: string): RawBuilder<{ contact: number }> {
+export function contactCheck(viewerId: string, userId: string): RawBuilder<{ contact: number | boolean }> {
   const [a, b] = viewerId < userId ? [viewerId, userId] : [userId, viewerId];
-  return sql<{ contact: number }>`SELECT (
+  return sql<{ contact: number | boolean }>`SELECT (
       (EXISTS (SELECT 1 FROM direct_conversations WHERE user_id = ${viewerId} AND peer_id = ${userId})
        OR EXISTS (
          SELECT 1 FROM group_members m
@@ -30,5 +30,6 @@ export function contactCheck(viewerId: string, userId: string): RawBuilder<{ con
 export async function areContacts(db: DB, viewerId: string, userId: string): Promise<boolean> {
   if (viewerId === userId) return true;
   const { rows } = await contactCheck(viewerId, userId).execute(db);
-  return rows[0]?.contact === 1;
+  // 0/1 on SQLite, false/true on PostgreSQL.
+  return Number(rows[0]?.contact) === 1;
 }

@@ -3,7 +3,6 @@ import { CHAT_SERVER_MSG, userDirectoryQuerySchema } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
-import { RateLimiter } from '../../lib/rate-limit';
 import { readId, readQuery } from '../../lib/http/request';
 import { findPublicProfile, searchUsers } from './repo';
 
@@ -17,11 +16,11 @@ export const DIRECTORY_RATE = { limit: 120, windowMs: 60_000 };
 /** GET /api/users (one page, names and avatars only) and GET /api/users/:userId: the student directory. */
 export function directoryRoutes(deps: AppDeps) {
   const userNotFound = () => new HttpError(404, CHAT_SERVER_MSG.userNotFound);
-  const reads = new RateLimiter(DIRECTORY_RATE, deps.now);
+  const reads = deps.rates.limiter('directory.read', DIRECTORY_RATE);
   return new Hono<AuthEnv>()
     .use(requireUser(deps))
     .use(async (c, next) => {
-      reads.consume(c.get('user').id);
+      await reads.consume(c.get('user').id);
       await next();
     })
     .get('/', async (c) => {

@@ -41,7 +41,8 @@ export async function isBlockedWithAny(
   userId: string,
   others: readonly string[],
 ): Promise<boolean> {
-  return (await tx.first(blockedWithAnySql, JSON.stringify(others), userId, userId)) !== undefined;
+  const { text, params } = blockedWithAnySql(others);
+  return (await tx.first(text, userId, ...params, userId, ...params)) !== undefined;
 }
 
 async function requireRef(tx: Tx, deps: AppDeps, userId: string): Promise<UserRef> {

@@ -1,4 +1,5 @@
 import type { FriendRequestStatus } from '@campus/protocol';
+import { inList } from '../../lib/db/portable-sql';
 import { sql } from '../../realtime/transaction';
 import type { UserRefRow } from '../users';
 
@@ -50,7 +51,8 @@ export const friendshipSql = sql<{ one: number }>(
   'SELECT 1 AS one FROM friendships WHERE user_a = ? AND user_b = ?',
 );
 export const insertFriendshipSql = sql(
-  'INSERT OR IGNORE INTO friendships (user_a, user_b, created_at) VALUES (?, ?, ?)',
+  `INSERT INTO friendships (user_a, user_b, created_at) VALUES (?, ?, ?)
+   ON CONFLICT (user_a, user_b) DO NOTHING`,
 );
 export const deleteFriendshipSql = sql('DELETE FROM friendships WHERE user_a = ? AND user_b = ?');
 /**
@@ -77,7 +79,8 @@ export const blockedEitherWaySql = sql<{ one: number }>(
     LIMIT 1`,
 );
 export const insertBlockSql = sql(
-  'INSERT OR IGNORE INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)',
+  `INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)
+   ON CONFLICT (blocker_id, blocked_id) DO NOTHING`,
 );
 export const deleteBlockSql = sql('DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?');
 /** One page of the people a user blocked, in id order after a cursor: the primary key's own order. */
@@ -88,14 +91,15 @@ export const blocksPageSql = sql<UserRefRow & { created_at: string }>(
     ORDER BY b.blocked_id LIMIT ?`,
 );
 /**
- * Whether `userId` and any of the users in a JSON array blocked one another, either way (a new group's
- * members): two primary-key probes per member (blocks_blocked_idx is not needed: both keys are known).
+ * Whether `userId` and any of `others` blocked one another, either way (a new group's members): primary-key
+ * probes, `userId` with each listed id in both key orders. Parameters: user, ...list, user, ...list.
  */
-export const blockedWithAnySql = sql<{ one: number }>(
-  `SELECT 1 AS one FROM json_each(?) j
-    WHERE EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = j.value)
-       OR EXISTS (SELECT 1 FROM blocks WHERE blocker_id = j.value AND blocked_id = ?)
-    LIMIT 1`,
+export const blockedWithAnySql = inList((others) =>
+  sql<{ one: number }>(
+    `SELECT 1 AS one WHERE
+       EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id IN (${others}))
+       OR EXISTS (SELECT 1 FROM blocks WHERE blocked_id = ? AND blocker_id IN (${others}))`,
+  ),
 );
 
 /** A request held back by a block (migration 0017): the primary key of the direction. */
@@ -104,7 +108,8 @@ export const heldRequestSql = sql<{ created_at: string }>(
 );
 /** Holds a request; 0 rows when one is held already (the sender asked before). */
 export const insertHeldRequestSql = sql(
-  'INSERT OR IGNORE INTO held_friend_requests (from_id, to_id, created_at) VALUES (?, ?, ?)',
+  `INSERT INTO held_friend_requests (from_id, to_id, created_at) VALUES (?, ?, ?)
+   ON CONFLICT (from_id, to_id) DO NOTHING`,
 );
 export const deleteHeldRequestSql = sql('DELETE FROM held_friend_requests WHERE from_id = ? AND to_id = ?');
 

@@ -60,7 +60,7 @@ export function friendRoutes(deps: AppDeps) {
     .post('/users/friends/requests', auth, participates, async (c) => {
       const userId = c.get('user').id;
       const { to } = await readBody(c, sendFriendRequestBodySchema);
-      consumeFriendRequestRate(deps, userId);
+      await consumeFriendRequestRate(deps, userId);
       return c.json(await commit((tx) => sendFriendRequest(tx, deps, userId, to)));
     })
     .get('/users/friends/requests', auth, async (c) => {
@@ -97,14 +97,14 @@ export function friendRoutes(deps: AppDeps) {
     .post('/users/blocks', auth, async (c) => {
       const userId = c.get('user').id;
       const body = await readBody(c, blockBodySchema);
-      consumeBlockRate(deps, userId);
+      await consumeBlockRate(deps, userId);
       await commit((tx) => blockUser(tx, deps, userId, body.userId));
       return c.json({ message: FRIEND_SERVER_MSG.blocked });
     })
     .delete('/users/blocks/:userId', auth, async (c) => {
       const userId = c.get('user').id;
       const blockedId = readId(c, 'userId', userNotFound());
-      consumeBlockRate(deps, userId);
+      await consumeBlockRate(deps, userId);
       await commit((tx) => unblockUser(tx, deps, userId, blockedId));
       return c.json({ message: FRIEND_SERVER_MSG.unblocked });
     });

@@ -3,7 +3,6 @@ import { CHAT, CHAT_SERVER_MSG, createGroupBodySchema, pageQuerySchema } from '@
 import type { AppDeps } from '../../lib/deps';
 import { fullAccessOnly } from '../../lib/auth/access';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
-import { RateLimiter } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
 import { readQuery } from '../../lib/http/request';
 import { findGroup, groupPage } from '../chat';
@@ -24,8 +23,8 @@ export const GROUP_STRANGERS_RATE = { limit: CHAT.maxGroupMembers, windowMs: 60 
 
 /** /api/groups: create a group; a group and its history, for members only. */
 export function groupRoutes(deps: AppDeps) {
-  const creations = new RateLimiter(GROUP_CREATE_RATE, deps.now);
-  const strangerAdds = new RateLimiter(GROUP_STRANGERS_RATE, deps.now);
+  const creations = deps.rates.limiter('groups.create', GROUP_CREATE_RATE);
+  const strangerAdds = deps.rates.limiter('groups.strangers', GROUP_STRANGERS_RATE);
   // Per route, not `.use`: /api/groups/:id/attachments (attachments module) authenticates itself.
   const auth = requireUser(deps);
   // Creating a group (with its members) is taking part under the access policy; reading is not.
@@ -34,7 +33,7 @@ export function groupRoutes(deps: AppDeps) {
     .post('/', auth, participates, async (c) => {
       const body = await readBody(c, createGroupBodySchema);
       const userId = c.get('user').id;
-      creations.consume(userId);
+      await creations.consume(userId);
       const group = await createGroup(deps, userId, body, {
         admitStrangers: (count) => strangerAdds.consume(userId, CHAT_SERVER_MSG.tooManyNewMembers, count),
       });

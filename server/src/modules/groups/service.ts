@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CHAT, CHAT_MSG, CHAT_SERVER_MSG, type CreateGroupBody, type Group } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
+import { inList } from '../../lib/db/portable-sql';
 import { HttpError } from '../../lib/http-error';
 import { audience } from '../../realtime/audiences';
 import { sql, type Tx } from '../../realtime/transaction';
@@ -8,9 +9,8 @@ import { isBlockedWithAny } from '../friends';
 import { toUserRef, type UserRefRow } from '../users';
 
 // One lookup for every member id at once (users' primary key), whatever the group's size.
-const usersSql = sql<UserRefRow>(
-  `SELECT id, first_name, last_name, profile_picture_url FROM users
-    WHERE id IN (SELECT value FROM json_each(?))`,
+const usersSql = inList((ids) =>
+  sql<UserRefRow>(`SELECT id, first_name, last_name, profile_picture_url FROM users WHERE id IN (${ids})`),
 );
 const insertGroupSql = sql(
   `INSERT INTO groups (id, name, created_by, created_at, avatar_url, last_message_id, last_seq)
@@ -21,27 +21,30 @@ const insertMemberSql = sql(
 );
 // A new group sorts among conversations by when it was made, until its first message.
 const setLastSeqSql = sql('UPDATE groups SET last_seq = ? WHERE id = ?');
-// Members who are not yet the creator's contacts (the presence rule): per member, the direct pair's
-// primary key, then the creator's groups (group_members_user_idx) probed by (group_id, user_id).
-const strangersSql = sql<{ n: number }>(
-  `SELECT count(*) AS n FROM (SELECT DISTINCT value AS id FROM json_each(?)) j
-    WHERE j.id <> ?
-      AND EXISTS (SELECT 1 FROM users u WHERE u.id = j.id)
-      AND NOT EXISTS (SELECT 1 FROM direct_conversations d WHERE d.user_id = ? AND d.peer_id = j.id)
-      AND NOT EXISTS (
-        SELECT 1 FROM group_members m
-          JOIN group_members o ON o.group_id = m.group_id AND o.user_id = j.id
-         WHERE m.user_id = ?)`,
+// Members who are not yet the creator's contacts (the presence rule): each listed user once (users' primary
+// key), then per member the direct pair's primary key and the creator's groups (group_members_user_idx)
+// probed by (group_id, user_id). Parameters: ...member ids, creator, creator, creator.
+const strangersSql = inList((ids) =>
+  sql<{ n: number }>(
+    `SELECT count(*) AS n FROM users u
+      WHERE u.id IN (${ids}) AND u.id <> ?
+        AND NOT EXISTS (SELECT 1 FROM direct_conversations d WHERE d.user_id = ? AND d.peer_id = u.id)
+        AND NOT EXISTS (
+          SELECT 1 FROM group_members m
+            JOIN group_members o ON o.group_id = m.group_id AND o.user_id = u.id
+           WHERE m.user_id = ?)`,
+  ),
 );
 
 /** How many of `memberIds` are users who are not yet contacts of `creatorId` (unknown ids: creation refuses them). */
 export async function countStrangers(
-  tx: Tx,
+  tx: Pick<Tx, 'first'>,
   creatorId: string,
   memberIds: readonly string[],
 ): Promise<number> {
-  const row = await tx.first(strangersSql, JSON.stringify(memberIds), creatorId, creatorId, creatorId);
-  return row?.n ?? 0;
+  const { text, params } = strangersSql([...new Set(memberIds)]);
+  const row = await tx.first(text, ...params, creatorId, creatorId, creatorId);
+  return Number(row?.n ?? 0);
 }
 
 /**
@@ -57,7 +60,8 @@ export async function insertGroup(tx: Tx, creatorId: string, body: CreateGroupBo
   if (others.length === 0) throw new HttpError(400, CHAT_MSG.groupMembersRequired);
   const memberIds = [creatorId, ...others];
   if (memberIds.length > CHAT.maxGroupMembers) throw new HttpError(400, CHAT_SERVER_MSG.tooManyMembers);
-  const found = new Map((await tx.all(usersSql, JSON.stringify(memberIds))).map((row) => [row.id, row]));
+  const users = usersSql(memberIds);
+  const found = new Map((await tx.all(users.text, ...users.params)).map((row) => [row.id, row]));
   if (found.size !== memberIds.length) throw new HttpError(400, CHAT_SERVER_MSG.memberUnknown);
   if (await isBlockedWithAny(tx, creatorId, others)) throw new HttpError(403, CHAT_SERVER_MSG.memberBlocked);
 
@@ -78,7 +82,7 @@ export async function insertGroup(tx: Tx, creatorId: string, body: CreateGroupBo
 
 export interface CreateGroupOptions {
   /** Charged for the members who are not yet the creator's contacts, before anything is written. */
-  admitStrangers?(count: number): void;
+  admitStrangers?(count: number): Promise<void>;
 }
 
 /**
@@ -91,11 +95,11 @@ export async function createGroup(
   body: CreateGroupBody,
   options: CreateGroupOptions = {},
 ): Promise<Group> {
-  return deps.transactor.commit(async (tx) => {
-    if (options.admitStrangers) {
-      const strangers = await countStrangers(tx, creatorId, body.memberIds);
-      if (strangers > 0) options.admitStrangers(strangers);
-    }
-    return insertGroup(tx, creatorId, body);
-  });
+  if (options.admitStrangers) {
+    // Counted and charged before the commit: the charge may ask Redis (every node's count), and a commit
+    // awaits nothing but its transaction. Contacts made in between only make the charge a little high.
+    const strangers = await deps.transactor.read((tx) => countStrangers(tx, creatorId, body.memberIds));
+    if (strangers > 0) await options.admitStrangers(strangers);
+  }
+  return deps.transactor.commit((tx) => insertGroup(tx, creatorId, body));
 }

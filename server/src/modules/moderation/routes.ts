@@ -4,7 +4,6 @@ import { SERVER_MSG, moderateBodySchema } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { moderate } from '../../lib/moderation';
-import { RateLimiter } from '../../lib/rate-limit';
 import { apiCors } from '../../lib/security-headers';
 import { readBody } from '../../lib/validate';
 
@@ -18,7 +17,7 @@ const MAX_BODY = 32 * 1024;
  * outside /api (the spec gives it its own base), so it brings the API's CORS rule and body limit along.
  */
 export function moderationRoutes(deps: AppDeps) {
-  const previews = new RateLimiter(MODERATION_RATE, deps.now);
+  const previews = deps.rates.limiter('moderation.preview', MODERATION_RATE);
   return new Hono<AuthEnv>()
     .use('*', apiCors())
     .post(
@@ -26,7 +25,7 @@ export function moderationRoutes(deps: AppDeps) {
       bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.json({ error: SERVER_MSG.bodyTooLarge }, 413) }),
       requireUser(deps),
       async (c) => {
-        previews.consume(c.get('user').id);
+        await previews.consume(c.get('user').id);
         const { text } = await readBody(c, moderateBodySchema);
         return c.json(moderate(text));
       },

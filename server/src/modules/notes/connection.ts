@@ -3,6 +3,7 @@ import type { WebSocket } from 'ws';
 import { setupWSConnection } from '@y/websocket-server/utils';
 import { notesDocName } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
+import type { NotesCrossNode } from './cross-node';
 import { NotesFrameGuard } from './frame-guard';
 import { GuardedSocket } from './guarded-socket';
 import type { KeyedBuckets } from './keyed-buckets';
@@ -20,6 +21,8 @@ export interface NotesConnection {
   newClientsPerMember: KeyedBuckets;
   /** The access policy's answer for this member, asked per edit (see FrameGuardOptions.mayEdit). */
   mayEdit: () => boolean;
+  /** The other nodes (REDIS_URL); undefined when this node is alone. */
+  peers: NotesCrossNode | undefined;
 }
 
 /**
@@ -29,10 +32,10 @@ export interface NotesConnection {
  * document (pending edits included) under NOTES.maxDocBytes.
  */
 export function openNotesConnection(raw: WebSocket, request: IncomingMessage, conn: NotesConnection): void {
-  const { groupId, userId, store, log, now, newClientsPerMember, mayEdit } = conn;
+  const { groupId, userId, store, log, now, newClientsPerMember, mayEdit, peers } = conn;
   const docName = notesDocName(groupId);
 
-  registerNotesDoc(docName, { store, log, groupId });
+  registerNotesDoc(docName, { store, log, groupId, peers });
   const guarded = new GuardedSocket(
     raw,
     new NotesFrameGuard({
@@ -44,6 +47,7 @@ export function openNotesConnection(raw: WebSocket, request: IncomingMessage, co
       now,
       newClientsPerMember,
       mayEdit,
+      beforeSync: peers && (() => peers.beforeSync(groupId)),
     }),
   );
   // GuardedSocket implements exactly the members setupWSConnection touches (on, send, ping, close,

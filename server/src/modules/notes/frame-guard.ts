@@ -36,6 +36,8 @@ export interface FrameGuardOptions {
    * notes but does not write them). Asked, fresh, only for an update that would change the document.
    */
   mayEdit: () => boolean;
+  /** Before a client's sync request is answered (with REDIS_URL: the document reads what other nodes stored). */
+  beforeSync?: () => void;
   now?: () => number;
 }
 
@@ -100,9 +102,9 @@ export class NotesFrameGuard implements FrameGate {
     }
     switch (decoded.kind) {
       case 'sync-request':
-        return this.syncRequests.take(1)
-          ? deliver
-          : this.refuse(NOTES.closeRateLimited, 'too many sync requests');
+        if (!this.syncRequests.take(1)) return this.refuse(NOTES.closeRateLimited, 'too many sync requests');
+        this.options.beforeSync?.();
+        return deliver;
       case 'awareness':
         return doc ? this.admitAwareness(doc, decoded.entries) : drop;
       case 'update':
@@ -195,7 +197,7 @@ export class NotesFrameGuard implements FrameGate {
  * Whether every struct of [clock, clock + length) of `client` is in the document and deleted. The same walk
  * Yjs does when it applies a delete range (readAndApplyDeleteSet), so it at most doubles that cost.
  */
-function deletedIn(doc: Y.Doc, client: number, clock: number, length: number): boolean {
+export function deletedIn(doc: Y.Doc, client: number, clock: number, length: number): boolean {
   const structs = doc.store.clients.get(client);
   if (!structs || clock + length > Y.getState(doc.store, client)) return false;
   const end = clock + length;

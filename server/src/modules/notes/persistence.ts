@@ -2,16 +2,33 @@ import * as Y from 'yjs';
 import { setPersistence, type WSSharedDoc } from '@y/websocket-server/utils';
 import { NOTES, NOTES_FRAME_LIMITS } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
-import { cancelPendingDrop, dropPending } from './pending';
-import type { NotesStore } from './store';
+import { cancelPendingDrop, dropPending, pendingBytes, schedulePendingDrop } from './pending';
+import type { NotesStore, StoredUpdate } from './store';
 
 /** More rows than this for one group and they are folded into a single snapshot row. */
 export const COMPACT_AFTER_ROWS = 200;
+
+/**
+ * The transaction origin of an update some other node stored already (read from the database, or received
+ * from a node through Redis): it is neither stored again nor published again, which is what keeps two nodes
+ * from echoing each other. Local clients still get it through @y/websocket-server's broadcast.
+ */
+export const STORED_ELSEWHERE = Symbol('notes update stored elsewhere');
+
+/** The other nodes serving the same notes (cross-node.ts, with REDIS_URL). */
+export interface NotesPeers {
+  loaded(groupId: string, doc: WSSharedDoc): void;
+  unloaded(groupId: string, doc: WSSharedDoc): void;
+  /** An update this node applied first (a client's edit), after it was stored. */
+  applied(groupId: string, update: Uint8Array): void;
+}
 
 export interface NotesBinding {
   store: NotesStore;
   log: Logger;
   groupId: string;
+  /** Set with REDIS_URL only; without it a node is alone with its documents, as before. */
+  peers?: NotesPeers;
 }
 
 interface BoundDoc extends NotesBinding {
@@ -21,6 +38,8 @@ interface BoundDoc extends NotesBinding {
    * measured, plus the growth bound of every update admitted since (see growthBound).
    */
   bytes: number;
+  /** Every stored row up to this id is in the document (row ids grow in commit order). */
+  seenRowId: number;
 }
 
 /**
@@ -39,41 +58,109 @@ export function registerNotesDoc(docName: string, binding: NotesBinding): void {
   setPersistence({ provider: null, bindState, writeState });
 }
 
-/** Pending structs are never stored: they wait in memory only (see pending.ts), so drop them first. */
+const lastId = (rows: StoredUpdate[], otherwise: number) => rows[rows.length - 1]?.id ?? otherwise;
+
+/**
+ * Pending structs are never stored: they wait in memory only (see pending.ts), so drop them first. Rows other
+ * nodes stored since this one last read are merged into the snapshot (the document reads them at its next
+ * catch-up: until then it does not claim to have seen them).
+ */
 function compact(doc: Y.Doc, state: BoundDoc): void {
   if (!state.store.isOpen) return;
   const dropped = dropPending(doc);
   if (dropped > 0)
     state.log.warn({ groupId: state.groupId, bytes: dropped }, 'notes: dropped pending updates');
-  const snapshot = Y.encodeStateAsUpdate(doc);
-  state.store.compact(state.groupId, snapshot);
+  const own = Y.encodeStateAsUpdate(doc);
+  const written = state.store.compact(state.groupId, state.seenRowId, (unseen) =>
+    unseen.length ? Y.mergeUpdates([own, ...unseen]) : own,
+  );
+  if (written.unseen === 0) state.seenRowId = written.id;
   state.rows = 1;
-  state.bytes = snapshot.byteLength;
+  state.bytes = written.snapshot.byteLength;
 }
 
 /** Loads every stored update into the fresh document, then appends each later update as a row. */
 function bindState(docName: string, doc: WSSharedDoc): void {
   const binding = bindings.get(docName);
   if (!binding) return;
-  const updates = binding.store.load(binding.groupId);
-  if (updates.length) Y.applyUpdate(doc, Y.mergeUpdates(updates));
+  const rows = binding.store.load(binding.groupId);
+  if (rows.length) Y.applyUpdate(doc, Y.mergeUpdates(rows.map((row) => row.update)));
   // Rows saved before pending structs were dropped at compaction may hold some; they can never resolve.
   const stale = dropPending(doc);
   if (stale > 0)
     binding.log.warn({ groupId: binding.groupId, bytes: stale }, 'notes: dropped stored pending');
-  const state: BoundDoc = { ...binding, rows: updates.length, bytes: 0 };
+  const state: BoundDoc = { ...binding, rows: rows.length, bytes: 0, seenRowId: lastId(rows, 0) };
   state.bytes = encodedSize(doc);
   bound.set(doc, state);
-  doc.on('update', (update: Uint8Array) => {
+  doc.on('update', (update: Uint8Array, origin: unknown) => {
+    if (origin === STORED_ELSEWHERE || !state.store.isOpen) return;
     try {
-      if (!state.store.isOpen) return;
-      state.store.append(state.groupId, update);
+      const id = state.store.append(state.groupId, update);
+      // The next id after the last one read: no other node stored a row in between, so none is unseen.
+      if (id === state.seenRowId + 1) state.seenRowId = id;
       state.rows += 1;
       if (state.rows > COMPACT_AFTER_ROWS) compact(doc, state);
     } catch (err) {
       state.log.error({ err, groupId: state.groupId }, 'storing a notes update failed');
     }
+    // After the row is stored: a node that cannot apply this (it missed an earlier one) reads the database.
+    state.peers?.applied(state.groupId, update);
   });
+  state.peers?.loaded(state.groupId, doc);
+}
+
+/**
+ * Applies what other nodes stored since this document last read the database. Yjs updates are idempotent
+ * and commutative, so rows it already holds (its own, or ones Redis brought) change nothing. The rows were
+ * checked by the node that stored them, like the ones bindState loads. Returns the rows read.
+ */
+export function catchUpFromStore(doc: Y.Doc): number {
+  const state = bound.get(doc);
+  if (!state?.store.isOpen) return 0;
+  const rows = state.store.load(state.groupId, state.seenRowId);
+  if (!rows.length) return 0;
+  state.seenRowId = lastId(rows, state.seenRowId);
+  // Mostly rows the document holds already (its own, or ones Redis brought): measured again (O(document))
+  // only when something was new.
+  if (applyStoredElsewhere(doc, state, Y.mergeUpdates(rows.map((row) => row.update))))
+    state.bytes = encodedSize(doc);
+  return rows.length;
+}
+
+/**
+ * Applies an update another node applied and stored (Redis), already walked and found complete by the caller.
+ * It is applied whatever the size limit says, since it is already part of the notes; its growth is counted so
+ * this node's own admissions see it.
+ */
+export function applyPeerUpdate(doc: Y.Doc, update: Uint8Array, shape: UpdateShape): void {
+  const state = bound.get(doc);
+  if (!state?.store.isOpen) return;
+  state.bytes += growthBound(shape);
+  applyStoredElsewhere(doc, state, update);
+}
+
+/** Returns whether the document changed. */
+function applyStoredElsewhere(doc: Y.Doc, state: BoundDoc, update: Uint8Array): boolean {
+  // Local structs waiting as pending that this update completes are integrated in the same transaction (Yjs
+  // retries them inside it): then the whole of it is stored and published like a local edit, or those would
+  // live in this node's memory only. Storing another node's part again is harmless (idempotent).
+  const origin = pendingBytes(doc) > 0 ? null : STORED_ELSEWHERE;
+  let changed = false;
+  const onUpdate = () => (changed = true);
+  doc.on('update', onUpdate);
+  try {
+    Y.applyUpdate(doc, update, origin);
+  } finally {
+    doc.off('update', onUpdate);
+  }
+  if (pendingBytes(doc) > NOTES_FRAME_LIMITS.maxPendingBytes) dropPending(doc);
+  schedulePendingDrop(doc, (bytes) =>
+    state.log.warn(
+      { groupId: state.groupId, bytes },
+      'notes: dropped pending updates that stayed unresolved',
+    ),
+  );
+  return changed;
 }
 
 /** Called when the last connection of a document closes: leave the group with one compact row. */
@@ -82,6 +169,7 @@ function writeState(docName: string, doc: WSSharedDoc): Promise<void> {
   cancelPendingDrop(doc);
   // The next connection registers again right before it opens the document anew.
   if (state && bindings.get(docName)?.store === state.store) bindings.delete(docName);
+  state?.peers?.unloaded(state.groupId, doc);
   try {
     if (state && state.rows > 1) compact(doc, state);
   } catch (err) {

@@ -11,17 +11,16 @@ import {
   SERVER_MSG,
   accessLevel,
 } from '@campus/protocol';
-import type { AppDeps } from '../../lib/deps';
+import type { SqliteAppDeps } from '../../deps';
 import { RevocableWebSocket } from '../../lib/auth/revocable-web-socket';
 import { sessionIdFromToken } from '../../lib/auth/session-token';
 import { validateSessionToken } from '../../lib/auth/sessions';
 import { openNotesConnection } from './connection';
+import { NotesCrossNode } from './cross-node';
 import { newClientBudget } from './frame-guard';
 import { KeyedBuckets } from './keyed-buckets';
-import { isNotesMember, NotesStore } from './store';
+import { isNotesMember, NOTES_GROUP_ID, NotesStore } from './store';
 
-/** Group ids are server-made UUIDs; anything else cannot name a group and never reaches a query. */
-const GROUP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const TOKEN = /^[A-Za-z0-9]{16,128}$/;
 
 /** The values of Sec-WebSocket-Protocol, e.g. `campus-notes, token.<session token>`. */
@@ -44,8 +43,13 @@ function tokenFrom(protocols: readonly string[]): string | null {
  * so a refused client gets a plain 401/403 and never a socket. A member whose account is limited by the
  * access policy may open and read the notes; an edit from it closes the socket with 4403 (frame-guard.ts).
  */
-export function notesRoutes(deps: AppDeps) {
+export function notesRoutes(deps: SqliteAppDeps) {
   const store = new NotesStore(deps);
+  // With REDIS_URL, members on other nodes edit the same notes: their updates come and go through Redis.
+  const peers =
+    deps.redis && deps.config.redis
+      ? new NotesCrossNode(deps.redis, store, deps.log, deps.config.redis.gapCheckMs)
+      : undefined;
   // Each upgrade opens the document and costs a sync; y-websocket retries a 429 with its backoff.
   const upgrades = new KeyedBuckets(NOTES_FRAME_LIMITS.upgrades, deps.now);
   const newClientsPerMember = newClientBudget(deps.now);
@@ -77,7 +81,7 @@ export function notesRoutes(deps: AppDeps) {
     if (!upgrades.take(userId)) return refuse(429, SERVER_MSG.tooManyRequests);
     // Read through the transactor: after the await above, a raw read could run inside another commit.
     const member =
-      GROUP_ID.test(groupId) &&
+      NOTES_GROUP_ID.test(groupId) &&
       (await deps.transactor
         .read((tx) => isNotesMember(tx, groupId, userId))
         .catch((err: unknown) => {
@@ -123,6 +127,7 @@ export function notesRoutes(deps: AppDeps) {
             log: deps.log,
             now: deps.now,
             newClientsPerMember,
+            peers,
             // Read fresh per edit, so an admin's verification lets an open socket write at once.
             mayEdit: () =>
               accessLevel(

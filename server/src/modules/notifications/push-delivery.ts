@@ -6,8 +6,8 @@ import { deleteSubscription, notificationExists, subscriptionsOf } from './repo'
 /**
  * Sends the notification to every push subscription of the user, after the current transaction: a push
  * must never hold the database, and a notification whose transaction rolled back is never pushed (its
- * row is looked for first). `setImmediate` runs after the commit because a commit awaits nothing but its
- * own statements. Subscriptions the push service calls gone (404/410) are deleted. Pushes go through the
+ * row is looked for first). Called from the commit's `tx.afterCommit` (writes.ts), so the row is committed
+ * on PostgreSQL too; `setImmediate` keeps the push off the committer's turn. Subscriptions the push service calls gone (404/410) are deleted. Pushes go through the
  * server's bounded queue (push-queue.ts), which may drop one; the panel still lists it.
  */
 export function schedulePush(deps: AppDeps, userId: string, notification: AppNotification): void {
@@ -23,7 +23,7 @@ export function schedulePush(deps: AppDeps, userId: string, notification: AppNot
 
 async function deliver(deps: AppDeps, userId: string, notification: AppNotification): Promise<void> {
   // The server may have stopped since (a test's, or a shutdown): nothing to read any more.
-  if (!deps.sqlite.open || !(await notificationExists(deps.db, notification.id))) return;
+  if (!deps.database.open || !(await notificationExists(deps.db, notification.id))) return;
   const targets = await subscriptionsOf(deps.db, userId);
   if (!targets.length) return;
   const payload: PushPayload = {
@@ -38,7 +38,7 @@ async function deliver(deps: AppDeps, userId: string, notification: AppNotificat
     targets.map(async (target) => {
       const keys = { p256dh: target.p256dh, auth: target.auth };
       const result = await deps.push.send({ endpoint: target.endpoint, keys }, payload, { urgency });
-      if (result === 'gone' && deps.sqlite.open)
+      if (result === 'gone' && deps.database.open)
         await deps.transactor.commit((tx) => deleteSubscription(tx, target));
     }),
   );

@@ -17,13 +17,14 @@ export class PushQueue {
   private readonly waiting: (() => Promise<void>)[] = [];
   private readonly perUser: RateLimiter;
 
-  constructor(now: () => number) {
-    this.perUser = new RateLimiter(PER_USER, now);
+  /** `perUser`: the server's is every node's count (deps.rates), or pushes per user grow with the nodes. */
+  constructor(now: () => number, perUser: RateLimiter = new RateLimiter(PER_USER, now)) {
+    this.perUser = perUser;
   }
 
   /** False when the push is dropped: the user had enough this minute, or the queue is full. */
   offer(userId: string, deliver: () => Promise<void>): boolean {
-    if (this.waiting.length >= MAX_WAITING || this.perUser.hit(userId) > 0) return false;
+    if (this.waiting.length >= MAX_WAITING || this.perUser.hitNow(userId) > 0) return false;
     this.waiting.push(deliver);
     this.pump();
     return true;
@@ -45,6 +46,7 @@ const queues = new WeakMap<AppDeps, PushQueue>();
 
 export function pushQueueOf(deps: AppDeps): PushQueue {
   let queue = queues.get(deps);
-  if (!queue) queues.set(deps, (queue = new PushQueue(deps.now)));
+  if (!queue)
+    queues.set(deps, (queue = new PushQueue(deps.now, deps.rates.limiter('notifications.push', PER_USER))));
   return queue;
 }

@@ -1,6 +1,7 @@
 import { sql as kysql } from 'kysely';
 import type { AppNotification, NotificationType } from '@campus/protocol';
 import type { DB } from '../../lib/db/database';
+import { dialectOf, perDialect } from '../../lib/db/portable-sql';
 import { sql, type Tx } from '../../realtime/transaction';
 
 /** A `notifications` row as the panel reads it; `data` is JSON. */
@@ -55,10 +56,16 @@ const upsertSubscriptionSql = sql(
    ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh,
      auth = excluded.auth, created_at = excluded.created_at`,
 );
+// A user's newest registration time (push_subscriptions_user_idx): each registration is stamped after it,
+// so created_at orders a user's subscriptions as registered even within one millisecond.
+const latestSubscriptionSql = sql<{ created_at: string | null }>(
+  'SELECT max(created_at) AS created_at FROM push_subscriptions WHERE user_id = ?',
+);
+// The endpoint (the primary key) breaks ties between rows stored before registrations were stamped apart.
 const trimSubscriptionsSql = sql(
   `DELETE FROM push_subscriptions WHERE user_id = ? AND endpoint NOT IN (
      SELECT endpoint FROM push_subscriptions WHERE user_id = ?
-      ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
+      ORDER BY created_at DESC, endpoint DESC LIMIT ?)`,
 );
 const deleteSubscriptionSql = sql(
   'DELETE FROM push_subscriptions WHERE endpoint = ? AND p256dh = ? AND auth = ?',
@@ -102,14 +109,20 @@ export async function setRead(tx: Tx, userId: string, id: string): Promise<boole
   return (await tx.run(markReadSql, id, userId)) > 0;
 }
 
-/** Stores the subscription for this user and keeps only their newest MAX_PUSH_SUBSCRIPTIONS. */
+/**
+ * Stores the subscription for this user and keeps only their newest MAX_PUSH_SUBSCRIPTIONS. Stamped at
+ * `createdAt`, or a millisecond after the user's newest registration when that is not earlier: "newest" is
+ * then the order of registration on both databases (no rowid to break a tie on PostgreSQL).
+ */
 export async function upsertSubscription(
   tx: Tx,
   userId: string,
   sub: SubscriptionRow,
   createdAt: string,
 ): Promise<void> {
-  await tx.run(upsertSubscriptionSql, sub.endpoint, userId, sub.p256dh, sub.auth, createdAt);
+  const latest = (await tx.first(latestSubscriptionSql, userId))?.created_at;
+  const at = latest && latest >= createdAt ? new Date(Date.parse(latest) + 1).toISOString() : createdAt;
+  await tx.run(upsertSubscriptionSql, sub.endpoint, userId, sub.p256dh, sub.auth, at);
   await tx.run(trimSubscriptionsSql, userId, userId, MAX_PUSH_SUBSCRIPTIONS);
 }
 
@@ -120,7 +133,14 @@ export async function deleteSubscription(tx: Tx, sub: SubscriptionRow): Promise<
 
 // Reads outside a write: the panel (REST) and the push sender.
 
-/** notifications_user_created_idx; rowid orders rows made in the same millisecond. */
+/**
+ * What orders rows made in the same millisecond. SQLite: the rowid, which notifications_user_created_idx
+ * ends with (the page reads the index in order, no sort), and which is the order they were made in.
+ * PostgreSQL has no rowid: the primary key, so a page's rows and its offsets stay stable.
+ */
+const SAME_MS_ORDER = perDialect((dialect) => (dialect === 'postgres' ? kysql`id` : kysql`rowid`));
+
+/** notifications_user_created_idx, newest first (ties: SAME_MS_ORDER). */
 export async function notificationPage(
   db: DB,
   userId: string,
@@ -132,7 +152,7 @@ export async function notificationPage(
     .select(['id', 'type', 'title', 'body', 'data', 'created_at', 'is_read'])
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
-    .orderBy(kysql`rowid`, 'desc')
+    .orderBy(SAME_MS_ORDER[dialectOf(db)], 'desc')
     .limit(limit)
     .offset(offset)
     .execute();

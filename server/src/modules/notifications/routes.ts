@@ -4,7 +4,6 @@ import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
 import { readId, readQuery } from '../../lib/http/request';
-import { RateLimiter } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
 import { countUnread, notificationPage } from './repo';
 import { savePushSubscription } from './subscriptions';
@@ -43,12 +42,12 @@ export function notificationRoutes(deps: AppDeps) {
  */
 export function pushRoutes(deps: AppDeps) {
   const auth = requireUser(deps);
-  const registrations = new RateLimiter(PUSH_REGISTER_RATE, deps.now);
+  const registrations = deps.rates.limiter('notifications.push-register', PUSH_REGISTER_RATE);
   return new Hono<AuthEnv>()
     .get('/push/vapid-public-key', auth, (c) => c.json({ publicKey: deps.push.publicKey }))
     .post('/users/register-push-token', auth, async (c) => {
       const userId = c.get('user').id;
-      registrations.consume(userId);
+      await registrations.consume(userId);
       await savePushSubscription(deps, userId, await readBody(c, pushSubscriptionSchema));
       return c.json({ ok: true }, 201);
     });

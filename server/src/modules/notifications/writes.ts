@@ -31,7 +31,8 @@ export async function notify(tx: Tx, deps: AppDeps, input: NotifyInput): Promise
   };
   await insertNotification(tx, input.userId, notification);
   tx.emit({ type: 'notification_created', notification }, [audience.user(input.userId)]);
-  if (!deps.realtime.isOnline(input.userId)) schedulePush(deps, input.userId, notification);
+  if (!deps.realtime.isOnline(input.userId))
+    tx.afterCommit(() => schedulePush(deps, input.userId, notification));
   return notification;
 }
 

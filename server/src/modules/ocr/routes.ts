@@ -6,7 +6,6 @@ import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
 import { readFileField } from '../../lib/http/multipart-file';
 import { OcrBusyError, OcrInputError, OcrTimeoutError } from '../../lib/ocr';
-import { RateLimiter } from '../../lib/rate-limit';
 import { sniffContent } from '../../lib/storage/sniff';
 
 const HOUR = 60 * 60_000;
@@ -51,10 +50,10 @@ async function readFile(c: Context): Promise<{ bytes: Uint8Array; name: string }
  * else is refused (415). Nothing is stored: the document itself goes through the signed upload.
  */
 export function ocrRoutes(deps: AppDeps) {
-  const limiter = new RateLimiter(OCR_RATE, deps.now);
+  const limiter = deps.rates.limiter('ocr.read', OCR_RATE);
 
   return new Hono<AuthEnv>().use(requireUser(deps)).post('/upload', uploadBodyLimit, async (c) => {
-    limiter.consume(c.get('user').id);
+    await limiter.consume(c.get('user').id);
     const { bytes, name } = await readFile(c);
     const type = sniffContent(bytes, name)?.contentType;
     if (type === 'application/pdf') throw new HttpError(422, UPLOAD_MSG.pdfManual);

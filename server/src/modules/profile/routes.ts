@@ -5,7 +5,6 @@ import type { AppDeps } from '../../deps';
 import { selfUser } from '../../lib/auth/access';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
-import { RateLimiter } from '../../lib/rate-limit';
 import { readFileField } from '../../lib/http/multipart-file';
 import { readBody } from '../../lib/validate';
 import { AVATAR_ROUTE, avatarKey, avatarUrl, processPicture } from './picture';
@@ -63,9 +62,9 @@ async function readPicture(c: Context): Promise<Uint8Array> {
  *   from the request, so no attachment is reachable through it.
  */
 export function profileRoutes(deps: AppDeps) {
-  const saves = new RateLimiter(PROFILE_SAVE_RATE, deps.now);
-  const pictures = new RateLimiter(PROFILE_PICTURE_RATE, deps.now);
-  const manualColleges = new RateLimiter(MANUAL_COLLEGE_RATE, deps.now);
+  const saves = deps.rates.limiter('profile.save', PROFILE_SAVE_RATE);
+  const pictures = deps.rates.limiter('profile.picture', PROFILE_PICTURE_RATE);
+  const manualColleges = deps.rates.limiter('profile.manual-college', MANUAL_COLLEGE_RATE);
   const notFound = () => new HttpError(404, SERVER_MSG.notFound);
   const refs = userRefsOf(deps);
   const policy = deps.config.verificationPolicy;
@@ -93,10 +92,10 @@ export function profileRoutes(deps: AppDeps) {
     .use(requireUser(deps))
     .put('/', async (c) => {
       const userId = c.get('user').id;
-      saves.consume(userId);
+      await saves.consume(userId);
       const update = await readBody(c, profileUpdateSchema);
       // Each college typed in by hand lands in the admins' list of manual colleges: a few a day per student.
-      if (update.college && manualCollegeOf(update.college)) manualColleges.consume(userId);
+      if (update.college && manualCollegeOf(update.college)) await manualColleges.consume(userId);
       // No `user_updated`: none of the editable fields (course, bio, year, college, and focused talk's
       // interests, skill level and branch) is on the public card; `me_updated` carries the save to the user's
       // other devices, in the same commit (and random talk's cache of online profiles hears it there).
@@ -108,7 +107,7 @@ export function profileRoutes(deps: AppDeps) {
     })
     .put('/picture', pictureBodyLimit, async (c) => {
       const userId = c.get('user').id;
-      pictures.consume(userId);
+      await pictures.consume(userId);
       const picture = await processPicture(await readPicture(c));
       await deps.storage.put(avatarKey(deps.secret, userId), picture.bytes, 'image/webp');
       const user = await savePictureUrl(userId, avatarUrl(userId, picture.version));
@@ -117,7 +116,7 @@ export function profileRoutes(deps: AppDeps) {
     })
     .delete('/picture', async (c) => {
       const userId = c.get('user').id;
-      pictures.consume(userId);
+      await pictures.consume(userId);
       const user = await savePictureUrl(userId, null);
       await deps.storage.delete(avatarKey(deps.secret, userId));
       if (!user) throw new HttpError(401, SERVER_MSG.unauthorized);

@@ -71,6 +71,8 @@ export interface RandomQueues<H> {
   };
   leave(userId: string): Seeker<H> | undefined;
   waiting(userId: string): Seeker<H> | undefined;
+  /** Every wait (the coordinator steps down and tells them). */
+  all(): Seeker<H>[];
   /** A block between the two just committed: never matched from now on. */
   separate(a: string, b: string): void;
   /** Widens searches and retries those whose chances changed (call it every second or so). */
@@ -123,6 +125,10 @@ export class Matchmaker<H> implements RandomQueues<H> {
 
   waiting(userId: string): Seeker<H> | undefined {
     return this.byUser.get(userId);
+  }
+
+  all(): Seeker<H>[] {
+    return [...this.byUser.values()];
   }
 
   separate(a: string, b: string): void {

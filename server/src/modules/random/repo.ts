@@ -18,7 +18,8 @@ export const blockedEitherWaySql = sql<{ id: string }>(
 
 /** A room's Block (or a Report's): the partner stays unnamed to the blocker. */
 export const insertRandomBlockSql = sql(
-  'INSERT OR IGNORE INTO random_blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)',
+  `INSERT INTO random_blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)
+   ON CONFLICT (blocker_id, blocked_id) DO NOTHING`,
 );
 
 /** Whether a random block stands between the two, either way (both keys). */

@@ -47,6 +47,8 @@ export interface RandomRooms<H> {
   get(roomId: string): Room<H> | undefined;
   /** The live room `userId` is in. */
   roomOf(userId: string): Room<H> | undefined;
+  /** Every live room (the coordinator steps down and ends them). */
+  live(): Room<H>[];
   /** Ends the live room (it is kept for post-room actions); returns it to the first caller only. */
   finish(roomId: string, at: number): Room<H> | undefined;
   /** A live room, or one ended within RANDOM.postRoomActionsMs. */
@@ -83,6 +85,10 @@ export class InProcessRooms<H> implements RandomRooms<H> {
 
   roomOf(userId: string): Room<H> | undefined {
     return this.byUser.get(userId);
+  }
+
+  live(): Room<H>[] {
+    return [...this.byId.values()];
   }
 
   finish(roomId: string, at: number): Room<H> | undefined {

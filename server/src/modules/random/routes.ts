@@ -1,12 +1,11 @@
 import { Hono } from 'hono';
-import { randomCountsQuerySchema, type RandomCounts } from '@campus/protocol';
+import { randomCountsQuerySchema, type RandomCounts, type RandomKind } from '@campus/protocol';
 import type { AppDeps } from '../../deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { readQuery } from '../../lib/http/request';
-import { RateLimiter } from '../../lib/rate-limit';
 import { fullAccessOnly } from '../../lib/auth/access';
 import { blockedByUserSql } from './repo';
-import { randomStateOf } from './state';
+import { randomStateOf, type RandomState } from './state';
 import { countMatches } from './students';
 
 /** Counts per user and minute: the filter dialog asks again as chips toggle. */
@@ -21,7 +20,7 @@ export const RANDOM_COUNTS_RATE = { limit: 60, windowMs: 60_000 };
  * access policy); rate limited.
  */
 export function randomRoutes(deps: AppDeps) {
-  const asks = new RateLimiter(RANDOM_COUNTS_RATE, deps.now);
+  const asks = deps.rates.limiter('random.counts', RANDOM_COUNTS_RATE);
   const state = randomStateOf(deps);
   const floor = deps.config.randomCountFloor;
   const coarse = (n: number) => (n < floor ? 0 : n);
@@ -29,15 +28,16 @@ export function randomRoutes(deps: AppDeps) {
     .use(requireUser(deps))
     .get('/counts', fullAccessOnly(deps.config.verificationPolicy), async (c) => {
       const userId = c.get('user').id;
-      asks.consume(userId);
+      await asks.consume(userId);
       const { filters } = readQuery(c, randomCountsQuerySchema);
       const rows = await deps.transactor.read((tx) => tx.all(blockedByUserSql, userId, userId));
+      const waitingKind = await waitingKindOf(deps, state);
       const exact = countMatches(
         userId,
         new Set(rows.map((r) => r.id)),
         filters,
         state.students.all(),
-        (id) => state.queues.waiting(id)?.kind,
+        waitingKind,
       );
       const counts: RandomCounts = {
         total: coarse(exact.total),
@@ -50,4 +50,23 @@ export function randomRoutes(deps: AppDeps) {
       c.header('Cache-Control', 'no-store');
       return c.json(counts);
     });
+}
+
+/**
+ * Who waits in which queue: with REDIS_URL the deployment's shared list (the queues run on one node only);
+ * this node's own queues when Redis does not answer, or without it.
+ */
+async function waitingKindOf(
+  deps: AppDeps,
+  state: RandomState,
+): Promise<(userId: string) => RandomKind | undefined> {
+  const local = (userId: string) => state.queues.waiting(userId)?.kind;
+  if (!state.waiting) return local;
+  try {
+    const kinds = await state.waiting.kinds();
+    return (userId) => kinds.get(userId);
+  } catch (err) {
+    deps.log.warn({ err }, 'random counts: the shared waiting list did not answer');
+    return local;
+  }
 }

@@ -4,6 +4,7 @@ import type { Session } from '../../realtime/registry';
 import { Matchmaker, type RandomQueues } from './matchmaker';
 import { InProcessRooms, type RandomRooms } from './rooms';
 import { InProcessStudents, type OnlineStudents } from './students';
+import { MirroredQueues, RedisWaiting } from './waiting';
 
 /** What a wait holds besides the matchmaker's data: the connection that queued, and the student's card. */
 export interface Waiter {
@@ -20,21 +21,28 @@ export interface RandomState {
   readonly queues: RandomQueues<Waiter>;
   readonly rooms: RandomRooms<Session>;
   readonly students: OnlineStudents;
+  /** REDIS_URL: every node's view of who waits (the queues themselves run on the coordinator only). */
+  readonly waiting: RedisWaiting | undefined;
 }
 
 const states = new WeakMap<AppDeps, RandomState>();
 
 /** The server's state (one per server: the realtime handlers and the counts route share it). */
 export function randomStateOf(deps: AppDeps): RandomState {
-  let state = states.get(deps);
-  if (!state)
-    states.set(
-      deps,
-      (state = {
-        queues: new Matchmaker<Waiter>(deps.now),
-        rooms: new InProcessRooms<Session>(),
-        students: new InProcessStudents(),
-      }),
-    );
+  const known = states.get(deps);
+  if (known) return known;
+  const { redis, config } = deps;
+  const waiting =
+    redis &&
+    config.redis &&
+    new RedisWaiting(redis.client, `${config.redis.prefix}:random:waiting`, deps.log);
+  const queues = new Matchmaker<Waiter>(deps.now);
+  const state: RandomState = {
+    queues: waiting ? new MirroredQueues(queues, waiting) : queues,
+    rooms: new InProcessRooms<Session>(),
+    students: new InProcessStudents(),
+    waiting,
+  };
+  states.set(deps, state);
   return state;
 }

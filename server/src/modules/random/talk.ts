@@ -12,7 +12,7 @@ import {
   type User,
 } from '@campus/protocol';
 import type { AppDeps } from '../../deps';
-import { RateLimiter } from '../../lib/rate-limit';
+import type { RateLimiter } from '../../lib/rate-limit';
 import { Refusal } from '../../lib/refusal';
 import type { FrameHandlers, ParticipationCheck, RandomSessionFrame, Session } from '../../realtime/registry';
 import { runAction } from './actions';
@@ -92,13 +92,20 @@ export class RandomTalk {
     'random-action': (s, f) => this.action(s, f),
   };
 
+  /** The hooks another node forwards to the coordinator (coordinated.ts), by name. */
+  readonly events = {
+    separated: (blockerId: string, blockedId: string) => this.separated(blockerId, blockedId),
+    recheck: (userId: string) => this.recheck(userId),
+  };
+
   constructor(
     private readonly deps: AppDeps,
     private readonly participation: ParticipationCheck,
     private readonly timings: RandomTimings,
     private readonly state: RandomState = randomStateOf(deps),
   ) {
-    this.joins = new RateLimiter(RANDOM_JOIN_RATE, deps.now);
+    // Per user across the nodes (deps.rates); `hitNow` decides before anything yields, as before.
+    this.joins = deps.rates.limiter('random.join', RANDOM_JOIN_RATE);
     this.online = new OnlineProfiles(deps, state.students);
     this.timers = new Timers((err) => deps.log.error({ err }, 'random timer failed'));
   }
@@ -110,7 +117,7 @@ export class RandomTalk {
     const { userId } = session;
     const refuse = (code: Extract<RandomServerFrame, { type: 'random-refused' }>['code'], error: string) =>
       session.send({ type: 'random-refused', code, error });
-    if (this.joins.hit(userId) > 0) return refuse('rateLimited', SERVER_MSG.tooManyRequests);
+    if (this.joins.hitNow(userId) > 0) return refuse('rateLimited', SERVER_MSG.tooManyRequests);
     let read;
     try {
       read = await this.deps.transactor.read(async (tx) => {
@@ -339,6 +346,36 @@ export class RandomTalk {
       }
     }
     this.online.closed(userId);
+  }
+
+  /** This node starts coordinating random talk: the shared waiting list forgets the previous coordinator's. */
+  lead(): void {
+    this.state.waiting?.clear();
+  }
+
+  /** A connection closed on a node that does not coordinate: only this node's cache of profiles follows. */
+  offline(userId: string): void {
+    this.online.closed(userId);
+  }
+
+  /**
+   * This node stops coordinating random talk while other nodes go on (issue 14: its lease lapsed, or it is
+   * stopping): each wait is refused as unavailable (its student may start again, on the next coordinator),
+   * each room ends as disconnected for both sides, and nothing is kept: the next coordinator starts empty.
+   */
+  stepDown(): void {
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+    this.timers.clearAll();
+    for (const wait of this.state.queues.all())
+      wait.holder.session.send({
+        type: 'random-refused',
+        code: 'unavailable',
+        error: RANDOM_MSG.unavailable,
+      });
+    this.state.queues.clear();
+    for (const room of this.state.rooms.live()) this.end(room, () => 'disconnected');
+    this.state.rooms.clear();
   }
 
   /** The server is stopping: no timer outlives it, nobody waits, no room stays. */

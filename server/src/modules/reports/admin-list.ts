@@ -6,10 +6,18 @@ import {
   type AdminReportsResponse,
 } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
+import { dialectOf, type Dialect } from '../../lib/db/portable-sql';
 import { HttpError } from '../../lib/http-error';
 import type { ReadTx } from '../../realtime/transaction';
 import { toAdminReport, toEvidence, toModerationEntry } from './mappers';
-import { reportById, reportedCounts, reportListRow, reportStatements as q, restrictionsOf } from './repo';
+import {
+  reportById,
+  reportedCounts,
+  reportListRow,
+  reportListStatements,
+  reportStatements as q,
+  restrictionsOf,
+} from './repo';
 import { toUserRestriction } from './restrictions';
 import type { ReportListRow } from './rows';
 
@@ -52,13 +60,14 @@ async function itemsOf(tx: ReadTx, rows: ReportListRow[]): Promise<AdminReportIt
 export async function listReports(deps: AppDeps, query: AdminReportsQuery): Promise<AdminReportsResponse> {
   const cursor = query.before === undefined ? undefined : decodeCursor(query.before);
   if (query.before !== undefined && !cursor) throw new HttpError(400, REPORT_MSG.loadFailed);
+  const list = reportListStatements[dialectOf(deps.db)];
   return deps.transactor.read(async (tx) => {
     // One more than asked tells whether another page follows.
     const found =
       query.status === 'open'
-        ? await tx.all(q.openPage, cursor?.at ?? '', cursor?.id ?? '', query.limit + 1)
+        ? await tx.all(list.openPage, cursor?.at ?? '', cursor?.id ?? '', query.limit + 1)
         : // '~' sorts after every ISO time: the first page starts at the newest decision.
-          await tx.all(q.decidedPage, query.status, cursor?.at ?? '~', cursor?.id ?? '~', query.limit + 1);
+          await tx.all(list.decidedPage, query.status, cursor?.at ?? '~', cursor?.id ?? '~', query.limit + 1);
     const page = found.slice(0, query.limit);
     const counts = { open: 0, upheld: 0, dismissed: 0 };
     for (const c of await tx.all(q.counts)) {
@@ -74,9 +83,9 @@ export async function listReports(deps: AppDeps, query: AdminReportsQuery): Prom
   });
 }
 
-/** One report as the queue shows it (a decision's answer), read in `tx`. */
-export async function reportItemIn(tx: ReadTx, id: string): Promise<AdminReportItem> {
-  const row = await reportListRow(tx, id);
+/** One report as the queue shows it (a decision's answer), read in `tx` (`dialect`: `dialectOf(deps.db)`). */
+export async function reportItemIn(tx: ReadTx, id: string, dialect: Dialect): Promise<AdminReportItem> {
+  const row = await reportListRow(tx, id, dialect);
   if (!row) throw new HttpError(404, REPORT_MSG.reportNotFound);
   const [item] = await itemsOf(tx, [row]);
   return item!;
@@ -85,7 +94,7 @@ export async function reportItemIn(tx: ReadTx, id: string): Promise<AdminReportI
 /** `GET /api/admin/reports/:id`: the item, its evidence and the reported user's moderation history. */
 export async function reportDetail(deps: AppDeps, id: string): Promise<AdminReportDetail> {
   return deps.transactor.read(async (tx) => {
-    const item = await reportItemIn(tx, id);
+    const item = await reportItemIn(tx, id, dialectOf(deps.db));
     const full = await reportById(tx, id);
     const history = await tx.all(q.logOf, item.reported.id);
     return { ...item, evidence: toEvidence(full?.evidence ?? null), history: history.map(toModerationEntry) };

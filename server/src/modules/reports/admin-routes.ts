@@ -9,7 +9,6 @@ import type { AppDeps } from '../../lib/deps';
 import { requireAdmin, requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
 import { readId, readQuery } from '../../lib/http/request';
-import { RateLimiter } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
 import { listReports, reportDetail } from './admin-list';
 import { clearRandomHold, decideReport } from './decide';
@@ -25,7 +24,7 @@ export const REPORT_DECISION_RATE = { limit: 600, windowMs: 60 * 60_000 };
 export function reportAdminRoutes(deps: AppDeps) {
   const auth = requireUser(deps);
   const admin = requireAdmin();
-  const decisions = new RateLimiter(REPORT_DECISION_RATE, deps.now);
+  const decisions = deps.rates.limiter('reports.decision', REPORT_DECISION_RATE);
   const reportNotFound = new HttpError(404, REPORT_MSG.reportNotFound);
   const userNotFound = new HttpError(404, REPORT_MSG.notFound);
 
@@ -38,14 +37,14 @@ export function reportAdminRoutes(deps: AppDeps) {
     )
     .post('/reports/:id/decision', auth, admin, async (c) => {
       const adminId = c.get('user').id;
-      decisions.consume(adminId);
+      await decisions.consume(adminId);
       const id = readId(c, 'id', reportNotFound);
       const decision = await readBody(c, reportDecisionSchema);
       return c.json(await decideReport(deps, adminId, id, decision));
     })
     .post('/users/:id/random-hold/clear', auth, admin, async (c) => {
       const adminId = c.get('user').id;
-      decisions.consume(adminId);
+      await decisions.consume(adminId);
       const userId = readId(c, 'id', userNotFound);
       const { note } = await readBody(c, clearHoldBodySchema);
       if (!(await deps.transactor.read((tx) => userExists(tx, userId)))) throw userNotFound;

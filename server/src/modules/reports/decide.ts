@@ -7,6 +7,7 @@ import {
 } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { invalidateUserSessions } from '../../lib/auth/sessions';
+import { dialectOf } from '../../lib/db/portable-sql';
 import { HttpError } from '../../lib/http-error';
 import type { Tx } from '../../realtime/transaction';
 import { notify } from '../notifications';
@@ -103,7 +104,7 @@ export async function decideReport(
     await apply(tx, deps, report.reported_id, decision, until);
     if (status === 'upheld') await applyAutoHold(tx, report.reported_id, 'upheld', reportId);
     return {
-      item: await reportItemIn(tx, reportId),
+      item: await reportItemIn(tx, reportId, dialectOf(deps.db)),
       suspendedUser: decision.decision === 'suspend_account' ? report.reported_id : null,
     };
   });

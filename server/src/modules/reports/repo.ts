@@ -1,3 +1,4 @@
+import { perDialect, type Dialect } from '../../lib/db/portable-sql';
 import { sql, type ReadTx, type Sql, type Tx } from '../../realtime/transaction';
 import type { ModerationLogRow, ReportedCountsRow, ReportListRow, ReportRow, RestrictionRow } from './rows';
 
@@ -9,11 +10,21 @@ import type { ModerationLogRow, ReportedCountsRow, ReportListRow, ReportRow, Res
 const REPORT_COLUMNS = `id, reporter_id, reported_id, context_kind, context_ref, reason, note, evidence, status,
   created_at, decided_by, decided_at, decision, decision_days, decision_until, decision_note`;
 
+/**
+ * How many messages the evidence holds (the list leaves the evidence itself out). JSON is each database's
+ * own: SQLite's json_array_length reads 0 for what is not an array, as the PostgreSQL form does.
+ */
+const evidenceCount = (dialect: Dialect) =>
+  dialect === 'postgres'
+    ? `(SELECT CASE WHEN json_typeof(e.m) = 'array' THEN json_array_length(e.m) ELSE 0 END
+          FROM (SELECT r.evidence::json -> 'messages' AS m) e)`
+    : `COALESCE(json_array_length(r.evidence, '$.messages'), 0)`;
+
 /** A report with both cards and the deciding admin's name, for the queue and the detail. */
-const LIST_SELECT = `SELECT r.id, r.reporter_id, r.reported_id, r.context_kind, r.context_ref, r.reason, r.note,
-    NULL AS evidence, r.status, r.created_at, r.decided_by, r.decided_at, r.decision, r.decision_days,
-    r.decision_until, r.decision_note,
-    COALESCE(json_array_length(r.evidence, '$.messages'), 0) AS evidence_count,
+const listSelect = (dialect: Dialect) => `SELECT r.id, r.reporter_id, r.reported_id, r.context_kind,
+    r.context_ref, r.reason, r.note, NULL AS evidence, r.status, r.created_at, r.decided_by, r.decided_at,
+    r.decision, r.decision_days, r.decision_until, r.decision_note,
+    ${evidenceCount(dialect)} AS evidence_count,
     a.first_name AS reporter_first_name, a.last_name AS reporter_last_name,
     a.profile_picture_url AS reporter_picture,
     d.first_name AS reported_first_name, d.last_name AS reported_last_name,
@@ -28,7 +39,6 @@ export const reportStatements = {
   insert: sql(`INSERT INTO reports (${REPORT_COLUMNS}) VALUES
     (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, NULL, NULL, NULL, NULL, NULL, NULL)`),
   byId: sql<ReportRow>(`SELECT ${REPORT_COLUMNS} FROM reports WHERE id = ?`),
-  listById: sql<ReportListRow>(`${LIST_SELECT} WHERE r.id = ?`),
   /** Reports a reporter filed since an instant (reports_reporter_idx): the hourly limit. */
   filedSince: sql<{ n: number }>(
     'SELECT COUNT(*) AS n FROM reports WHERE reporter_id = ? AND created_at > ?',
@@ -49,16 +59,6 @@ export const reportStatements = {
              OR (u.document_status IN ('verified', 'not_required')
                  AND r.context_kind IN ('random_room', 'chat', 'call')))`,
   ),
-  /** The queue of open reports, oldest first, after a keyset (reports_queue_idx). */
-  openPage: sql<ReportListRow>(
-    `${LIST_SELECT} WHERE r.status = 'open' AND (r.created_at, r.id) > (?, ?)
-      ORDER BY r.created_at, r.id LIMIT ?`,
-  ),
-  /** Decided reports of one status, newest decision first, before a keyset (reports_decided_idx). */
-  decidedPage: sql<ReportListRow>(
-    `${LIST_SELECT} WHERE r.status = ? AND r.status <> 'open' AND (r.decided_at, r.id) < (?, ?)
-      ORDER BY r.decided_at DESC, r.id DESC LIMIT ?`,
-  ),
   counts: sql<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM reports GROUP BY status'),
   restriction: sql<RestrictionRow>(
     `SELECT user_id, random_suspended_until, random_review_hold, hold_cleared_at, account_suspended_until,
@@ -69,13 +69,18 @@ export const reportStatements = {
     `INSERT INTO user_restrictions (user_id, random_review_hold, updated_at) VALUES (?, 0, ?)
      ON CONFLICT (user_id) DO NOTHING`,
   ),
-  /** Parameters: until, updated at, user. A later end wins over an earlier one, never the reverse. */
+  /**
+   * Parameters: until, until, updated at, user. A later end wins over an earlier one, never the reverse
+   * (a CASE: SQLite's two-argument max() is not PostgreSQL's).
+   */
   suspendRandom: sql(
-    `UPDATE user_restrictions SET random_suspended_until = max(COALESCE(random_suspended_until, ''), ?),
+    `UPDATE user_restrictions SET random_suspended_until =
+       CASE WHEN random_suspended_until IS NULL OR random_suspended_until < ? THEN ? ELSE random_suspended_until END,
        updated_at = ? WHERE user_id = ?`,
   ),
   suspendAccount: sql(
-    `UPDATE user_restrictions SET account_suspended_until = max(COALESCE(account_suspended_until, ''), ?),
+    `UPDATE user_restrictions SET account_suspended_until =
+       CASE WHEN account_suspended_until IS NULL OR account_suspended_until < ? THEN ? ELSE account_suspended_until END,
        updated_at = ? WHERE user_id = ?`,
   ),
   /** Sets the hold; 0 rows when it was set already. */
@@ -101,13 +106,28 @@ export const reportStatements = {
   userExists: sql<{ id: string }>('SELECT id FROM users WHERE id = ?'),
 };
 
+/** The statements reading reports with their cards, per database (`dialectOf(deps.db)`). */
+export const reportListStatements = perDialect((dialect) => ({
+  listById: sql<ReportListRow>(`${listSelect(dialect)} WHERE r.id = ?`),
+  /** The queue of open reports, oldest first, after a keyset (reports_queue_idx). */
+  openPage: sql<ReportListRow>(
+    `${listSelect(dialect)} WHERE r.status = 'open' AND (r.created_at, r.id) > (?, ?)
+      ORDER BY r.created_at, r.id LIMIT ?`,
+  ),
+  /** Decided reports of one status, newest decision first, before a keyset (reports_decided_idx). */
+  decidedPage: sql<ReportListRow>(
+    `${listSelect(dialect)} WHERE r.status = ? AND r.status <> 'open' AND (r.decided_at, r.id) < (?, ?)
+      ORDER BY r.decided_at DESC, r.id DESC LIMIT ?`,
+  ),
+}));
+
 /** `?, ?, …` for an IN list of at most a page of ids. */
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 /** Each reported user's reports and upheld reports, for a page (reports_reported_idx), in one query. */
 export function reportedCountsSql(n: number): Sql<ReportedCountsRow> {
   return sql(
-    `SELECT reported_id, COUNT(*) AS reports, COALESCE(SUM(status = 'upheld'), 0) AS upheld
+    `SELECT reported_id, COUNT(*) AS reports, COALESCE(SUM(CASE WHEN status = 'upheld' THEN 1 ELSE 0 END), 0) AS upheld
        FROM reports WHERE reported_id IN (${placeholders(n)}) GROUP BY reported_id`,
   );
 }
@@ -121,7 +141,8 @@ export function restrictionsSql(n: number): Sql<RestrictionRow> {
 }
 
 export const reportById = (tx: ReadTx, id: string) => tx.first(reportStatements.byId, id);
-export const reportListRow = (tx: ReadTx, id: string) => tx.first(reportStatements.listById, id);
+export const reportListRow = (tx: ReadTx, id: string, dialect: Dialect) =>
+  tx.first(reportListStatements[dialect].listById, id);
 export const restrictionOf = (tx: Pick<ReadTx, 'first'>, userId: string) =>
   tx.first(reportStatements.restriction, userId);
 export const userExists = async (tx: ReadTx, id: string) =>

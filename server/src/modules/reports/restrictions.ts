@@ -44,12 +44,12 @@ async function ensureRow(tx: Tx, userId: string): Promise<void> {
 
 export async function suspendRandom(tx: Tx, userId: string, until: string): Promise<void> {
   await ensureRow(tx, userId);
-  await tx.run(q.suspendRandom, until, iso(tx.now), userId);
+  await tx.run(q.suspendRandom, until, until, iso(tx.now), userId);
 }
 
 export async function suspendAccount(tx: Tx, userId: string, until: string): Promise<void> {
   await ensureRow(tx, userId);
-  await tx.run(q.suspendAccount, until, iso(tx.now), userId);
+  await tx.run(q.suspendAccount, until, until, iso(tx.now), userId);
 }
 
 /**

@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import { createReportBodySchema, REPORT_MSG, type CreateReportResponse } from '@campus/protocol';
 import type { AppDeps } from '../../lib/deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
-import { RateLimiter } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
 import { reportUser } from './file';
 
@@ -18,10 +17,10 @@ export const REPORT_ATTEMPT_RATE = { limit: 60, windowMs: 60 * 60_000 };
  * policy. Random rooms are reported over /ws by the random module (`fileReport`).
  */
 export function reportRoutes(deps: AppDeps) {
-  const attempts = new RateLimiter(REPORT_ATTEMPT_RATE, deps.now);
+  const attempts = deps.rates.limiter('reports.attempt', REPORT_ATTEMPT_RATE);
   return new Hono<AuthEnv>().post('/', requireUser(deps), async (c) => {
     const reporterId = c.get('user').id;
-    attempts.consume(reporterId, REPORT_MSG.tooMany);
+    await attempts.consume(reporterId, REPORT_MSG.tooMany);
     const body = await readBody(c, createReportBodySchema);
     const id = await deps.transactor.commit((tx) =>
       reportUser(tx, deps, {

@@ -4,7 +4,6 @@ import { adminDocumentsQuerySchema, documentDecisionSchema } from '@campus/proto
 import type { AppDeps } from '../../deps';
 import { requireAdmin, requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
-import { RateLimiter } from '../../lib/rate-limit';
 import { readBody } from '../../lib/validate';
 import { documentItem, documentUrl, listDocuments } from './admin-list';
 import { decideDocument } from './decisions';
@@ -26,7 +25,7 @@ function parseQuery<S extends z.ZodType>(schema: S, raw: Record<string, string>)
  * item as the list shows it.
  */
 export function adminRoutes(deps: AppDeps) {
-  const decisions = new RateLimiter(DOCUMENT_DECISION_RATE, deps.now);
+  const decisions = deps.rates.limiter('verification.decision', DOCUMENT_DECISION_RATE);
   return new Hono<AuthEnv>()
     .use(requireUser(deps))
     .use(requireAdmin())
@@ -39,7 +38,7 @@ export function adminRoutes(deps: AppDeps) {
       return c.json(await documentUrl(deps, userId));
     })
     .patch('/documents/:userId', async (c) => {
-      decisions.consume(c.get('user').id);
+      await decisions.consume(c.get('user').id);
       const decision = await readBody(c, documentDecisionSchema);
       const userId = c.req.param('userId');
       await decideDocument(deps, c.get('user').id, userId, decision);

@@ -10,7 +10,6 @@ import {
 import type { AppDeps } from '../../deps';
 import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
-import { RateLimiter } from '../../lib/rate-limit';
 import { DOCUMENT_KEY_PATTERN } from '../../lib/storage';
 import { readBody } from '../../lib/validate';
 import { collegeSuggestion } from './academic';
@@ -55,23 +54,23 @@ const documentBodyLimit = bodyLimit({
  */
 export function verificationRoutes(deps: AppDeps) {
   const target = localUploadTarget(deps.secret);
-  const signs = new RateLimiter(DOCUMENT_SIGN_RATE, deps.now);
-  const puts = new RateLimiter(DOCUMENT_PUT_RATE, deps.now);
-  const submits = new RateLimiter(DOCUMENT_SUBMIT_RATE, deps.now);
+  const signs = deps.rates.limiter('verification.document-sign', DOCUMENT_SIGN_RATE);
+  const puts = deps.rates.limiter('verification.document-put', DOCUMENT_PUT_RATE);
+  const submits = deps.rates.limiter('verification.document-submit', DOCUMENT_SUBMIT_RATE);
   // Per route, not `.use`: the signed PUT below must not ask for a session.
   const auth = requireUser(deps);
 
   const document = new Hono<AuthEnv>()
     .post('/sign', auth, async (c) => {
       const userId = c.get('user').id;
-      signs.consume(userId);
+      await signs.consume(userId);
       const body = await readBody(c, documentSignRequestSchema);
       return c.json(await signUpload(deps, target, userId, body));
     })
     .post('/submit', auth, async (c) => {
       const userId = c.get('user').id;
       const body = await readBody(c, documentSubmitRequestSchema);
-      submits.consume(userId);
+      await submits.consume(userId);
       return c.json(await submitDocument(deps, target, userId, body));
     })
     .get('/status', auth, async (c) => {
@@ -94,7 +93,7 @@ export function verificationRoutes(deps: AppDeps) {
       const check = target.verify(key, contentType, c.req.query('exp'), c.req.query('sig'), deps.now());
       if (check === 'invalid') throw new HttpError(403, SERVER_MSG.forbidden);
       if (check === 'expired') throw new HttpError(410, UPLOAD_MSG.uploadExpired);
-      puts.consume(c.req.param('owner'));
+      await puts.consume(c.req.param('owner'));
       c.set('uploadKey', key);
       c.set('uploadType', contentType);
       await next();

@@ -1,0 +1,5 @@
+export interface RateRule {
+  /** How many hits a key may make within the window. */
+  limit: number;
+  windowMs: number;
+}

@@ -1,0 +1,151 @@
+import * as Y from 'yjs';
+import type { WSSharedDoc } from '@y/websocket-server/utils';
+import { NOTES_FRAME_LIMITS } from '@campus/protocol';
+import type { Logger } from '../../lib/logger';
+import type { RedisLink } from '../../realtime/redis-bus';
+import { deletedIn } from './frame-guard';
+import { MalformedFrame } from './frame-reader';
+import { applyPeerUpdate, catchUpFromStore, type NotesPeers } from './persistence';
+import { NOTES_GROUP_ID, type NotesStore } from './store';
+import { walkUpdate, type UpdateSummary } from './update-walker';
+
+export const NOTES_CHANNEL = 'notes';
+
+/**
+ * The largest update sent through Redis: a whole sync step 2 (what one client frame may carry) plus the
+ * pending structs it may have completed. A larger one is announced instead (`c`), and read from the database.
+ */
+export const MAX_PEER_UPDATE_BYTES =
+  NOTES_FRAME_LIMITS.maxSyncFrameBytes + NOTES_FRAME_LIMITS.maxPendingBytes;
+/** `u`, a newline, a group id of at most 64 characters, a newline, then the update in base64. */
+const MAX_BODY_CHARS = 2 + 64 + 1 + Math.ceil(MAX_PEER_UPDATE_BYTES / 3) * 4;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Strict base64: Buffer.from skips characters it does not know, which would turn garbage into bytes. */
+function fromBase64(text: string): Uint8Array | null {
+  if (text.length % 4 !== 0 || !BASE64.test(text)) return null;
+  return new Uint8Array(Buffer.from(text, 'base64'));
+}
+
+/**
+ * Group notes across nodes (REDIS_URL). Every update a node applies first (a client's edit, after the frame
+ * guard and once it is stored) goes out on the `notes` channel as `u\n<group id>\n<base64 update>`; every
+ * other node that has the group's document loaded applies it with the STORED_ELSEWHERE origin (not stored or
+ * published again) and its clients get it through the usual broadcast. Pub/sub is at most once, so a node
+ * also reads the database for what it missed (Yjs updates are idempotent and commutative): when a message
+ * depends on an update it does not have, when a client syncs, after every Redis reconnect, and every
+ * `catchUpMs`. A message is internal but still untrusted bytes: bounded, strictly decoded and walked with the
+ * client-frame limits before Yjs sees it; anything else is dropped (and the database read instead, which is
+ * the truth every node stored after checking).
+ */
+export class NotesCrossNode implements NotesPeers {
+  /** This node's loaded documents, by group. */
+  private readonly docs = new Map<string, WSSharedDoc>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly link: RedisLink,
+    private readonly store: NotesStore,
+    private readonly log: Logger,
+    catchUpMs: number,
+  ) {
+    link.listen(NOTES_CHANNEL, (body) => this.receive(body));
+    link.onReconnect(() => this.catchUpAll());
+    this.timer = setInterval(() => this.catchUpAll(), catchUpMs);
+    this.timer.unref();
+  }
+
+  loaded(groupId: string, doc: WSSharedDoc): void {
+    this.docs.set(groupId, doc);
+  }
+
+  unloaded(groupId: string, doc: WSSharedDoc): void {
+    if (this.docs.get(groupId) === doc) this.docs.delete(groupId);
+  }
+
+  applied(groupId: string, update: Uint8Array): void {
+    const body =
+      update.byteLength > MAX_PEER_UPDATE_BYTES
+        ? `c\n${groupId}`
+        : `u\n${groupId}\n${Buffer.from(update).toString('base64')}`;
+    this.link.publish(NOTES_CHANNEL, body);
+  }
+
+  /** A client is about to sync with this node: the document first takes in what other nodes stored. */
+  beforeSync(groupId: string): void {
+    const doc = this.docs.get(groupId);
+    if (doc) this.catchUp(groupId, doc);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.docs.clear();
+  }
+
+  private receive(body: string): void {
+    try {
+      this.handle(body);
+    } catch (err) {
+      // Nothing from the channel may take the node down; the next catch-up reads the database.
+      this.log.error({ err }, 'notes: applying an update from another node failed');
+    }
+  }
+
+  private handle(body: string): void {
+    if (body.length > MAX_BODY_CHARS) return this.dropped('oversized', body.length);
+    const kindEnd = body.indexOf('\n');
+    const groupEnd = kindEnd < 0 ? -1 : body.indexOf('\n', kindEnd + 1);
+    const kind = kindEnd < 0 ? body : body.slice(0, kindEnd);
+    const groupId = kindEnd < 0 ? '' : body.slice(kindEnd + 1, groupEnd < 0 ? undefined : groupEnd);
+    if (!NOTES_GROUP_ID.test(groupId)) return this.dropped('no group', body.length);
+    const doc = this.docs.get(groupId);
+    if (kind === 'c' && groupEnd < 0) {
+      if (doc) this.catchUp(groupId, doc);
+      return;
+    }
+    if (kind !== 'u' || groupEnd < 0) return this.dropped('unknown message', body.length);
+    // Not loaded here: it is read from the database when a client opens it.
+    if (!doc) return;
+    const update = fromBase64(body.slice(groupEnd + 1));
+    if (!update || update.byteLength === 0) return this.dropped('not base64', body.length, groupId);
+    let shape: UpdateSummary;
+    try {
+      shape = walkUpdate(
+        update,
+        (client) => Y.getState(doc.store, client),
+        (client, clock, length) => deletedIn(doc, client, clock, length),
+      );
+    } catch (err) {
+      if (!(err instanceof MalformedFrame)) throw err;
+      this.dropped(err.reason, update.byteLength, groupId);
+      // A real update past the client-frame limits (a big sync that split items) is in the database.
+      return this.catchUp(groupId, doc);
+    }
+    // It builds on an update this node missed: the database has both (the sender stored before publishing).
+    if (shape.missingDependencies) return this.catchUp(groupId, doc);
+    applyPeerUpdate(doc, update, {
+      bytes: shape.newBytes,
+      structs: shape.newStructs,
+      deleteRanges: shape.newDeleteRanges,
+    });
+  }
+
+  private catchUp(groupId: string, doc: WSSharedDoc): void {
+    try {
+      const rows = catchUpFromStore(doc);
+      if (rows > 0) this.log.debug({ groupId, rows }, 'notes: caught up from the database');
+    } catch (err) {
+      this.log.error({ err, groupId }, 'notes: catching up from the database failed');
+    }
+  }
+
+  private catchUpAll(): void {
+    // The server stopped (its database is closed): nothing is left to catch up, ever.
+    if (!this.store.isOpen) return this.close();
+    for (const [groupId, doc] of this.docs) this.catchUp(groupId, doc);
+  }
+
+  private dropped(reason: string, size: number, groupId?: string): void {
+    this.log.warn({ reason, size, groupId }, 'notes: dropped a message from another node');
+  }
+}

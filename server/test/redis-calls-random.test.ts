@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RedisConfig } from '../src/config';
+import { answer, befriend, endOf, frameOf, hangUp, logsOf, offer, sdp } from './calls-helpers';
+import { endOf as roomEndOf, isMatch, queue, setProfile } from './random-helpers';
+import { requireRedis, testRedisConfig } from './support/redis';
+import { startTestServer, type TestServer } from './support/test-server';
+import { createUser, WsClient, type TestUser } from './support/ws-client';
+
+/**
+ * Calls and random talk across nodes (issue 14): two nodes in one process sharing one SQLite file and one
+ * Redis, as in redis-nodes.test.ts. Call state and random talk's queues and rooms are one for the whole
+ * deployment (one node coordinates them at a time). Without Redis these tests fail, they are never skipped.
+ */
+let nodeA: TestServer;
+let nodeB: TestServer;
+let open: WsClient[] = [];
+
+/** A node of a deployment: short ring and grace, no engine bucket in the way. */
+function startNode(redis: RedisConfig, dataDir?: string) {
+  return startTestServer({
+    config: {
+      redis,
+      callRingTimeoutMs: 3000,
+      callReconnectGraceMs: 1000,
+      randomReconnectGraceMs: 1000,
+      randomCountFloor: 1,
+      ...(dataDir ? { dataDir } : {}),
+    },
+    realtime: { ratePerSecond: 1000, rateBurst: 1000 },
+  });
+}
+
+async function connect(node: TestServer, user: TestUser) {
+  const client = await WsClient.connect(node, user);
+  open.push(client);
+  return client;
+}
+
+/** A student who may use random talk (verified, profile complete), online on one device of `node`. */
+async function student(node: TestServer, name: string) {
+  const user = await createUser(node, name);
+  setProfile(node, user.id, {});
+  return connect(node, user);
+}
+
+const matchesOf = (ws: WsClient) => ws.frames.filter(isMatch);
+const queued = (ws: WsClient, from = 0) => ws.waitFor((f) => f.type === 'random-queue', from);
+
+beforeAll(async () => {
+  await requireRedis();
+  const redis = testRedisConfig();
+  nodeA = await startNode(redis);
+  nodeB = await startNode(redis, nodeA.dataDir);
+});
+afterEach(async () => {
+  for (const c of open) c.close();
+  open = [];
+  // The nodes hear the closes: no wait or call outlives its test.
+  await WsClient.settle(200);
+});
+afterAll(async () => {
+  await nodeB?.close();
+  await nodeA?.close();
+});
+
+describe('calls across two nodes', () => {
+  it('a call from node A to a friend on node B rings, is answered, signals both ways, and is logged once', async () => {
+    const ann = await createUser(nodeA, 'Ann');
+    const bob = await createUser(nodeA, 'Bob');
+    await befriend(nodeA, ann, bob);
+    const a = await connect(nodeA, ann);
+    const b = await connect(nodeB, bob);
+
+    const offered = sdp('offer');
+    const callId = randomUUID();
+    a.send({ type: 'call:offer', callId, to: bob.id, callType: 'video', signal: offered });
+    const incoming = await b.waitFor(frameOf('call:offer', callId));
+    // The caller's description reaches the callee on the other node as sent.
+    expect(incoming).toMatchObject({ from: { id: ann.id }, callType: 'video', signal: offered });
+    await a.waitFor(frameOf('call:ringing', callId));
+
+    const answered = sdp('answer');
+    b.send({ type: 'call:answer', callId, to: ann.id, signal: answered });
+    // …and the callee's answer reaches the caller.
+    expect(await a.waitFor(frameOf('call:answer', callId))).toMatchObject({ from: bob.id, signal: answered });
+    // Every device of the callee hears it was answered (the answering one ignores it).
+    await b.waitFor((f) => f.type === 'call:end' && f.callId === callId && f.reason === 'answered_elsewhere');
+
+    hangUp(a, callId, bob);
+    expect(await b.waitFor((f) => endOf(callId)(f) && f.reason === 'ended')).toMatchObject({
+      reason: 'ended',
+    });
+    await a.waitFor((f) => f.type === 'call_logged');
+    await b.waitFor((f) => f.type === 'call_logged');
+    await WsClient.settle(300);
+    // Logged once, on both sides.
+    expect(a.of('call_logged')).toHaveLength(1);
+    expect(b.of('call_logged')).toHaveLength(1);
+    const [annLogs, bobLogs] = [await logsOf(nodeA, ann), await logsOf(nodeB, bob)];
+    expect(annLogs.logs).toHaveLength(1);
+    expect(bobLogs.logs).toHaveLength(1);
+    expect(annLogs.logs[0]).toMatchObject({ status: 'completed', callType: 'video' });
+  });
+
+  it('a callee in a call through node A is busy to a caller on node B', async () => {
+    const cy = await createUser(nodeA, 'Cy');
+    const di = await createUser(nodeA, 'Di');
+    const ed = await createUser(nodeA, 'Ed');
+    await befriend(nodeA, cy, di);
+    await befriend(nodeA, ed, di);
+    const c = await connect(nodeA, cy);
+    const d = await connect(nodeA, di);
+    const e = await connect(nodeB, ed);
+
+    const first = offer(c, di);
+    await d.waitFor(frameOf('call:offer', first));
+    answer(d, first, cy);
+    await c.waitFor(frameOf('call:answer', first));
+
+    const second = offer(e, di);
+    expect(await e.waitFor(endOf(second))).toMatchObject({ reason: 'busy' });
+    await WsClient.settle(300);
+    // Di never rang for the second call, and the first goes on.
+    expect(d.frames.some((f) => f.callId === second)).toBe(false);
+    expect(c.frames.some((f) => endOf(first)(f))).toBe(false);
+    hangUp(c, first, di);
+    await d.waitFor(endOf(first));
+  });
+  it('two devices of the callee on two nodes answer at once: the first takes the call, once', async () => {
+    const mo = await createUser(nodeA, 'Mo');
+    const ned = await createUser(nodeA, 'Ned');
+    await befriend(nodeA, mo, ned);
+    const caller = await connect(nodeA, mo);
+    const devices = [await connect(nodeA, ned), await connect(nodeB, ned)];
+
+    const callId = offer(caller, ned);
+    await Promise.all(devices.map((d) => d.waitFor(frameOf('call:offer', callId))));
+    for (const d of devices) answer(d, callId, mo);
+    await caller.waitFor(frameOf('call:answer', callId));
+    const late = await Promise.race(
+      devices.map((d) => d.waitFor((f) => endOf(callId)(f) && f.reason === 'unknown')),
+    );
+    expect(late).toMatchObject({ reason: 'unknown' });
+    await WsClient.settle(300);
+    expect(caller.of('call:answer')).toHaveLength(1);
+    // The other device holds the call: told nothing but that it was answered (on a device: this one).
+    const told = devices.map(
+      (d) => d.frames.filter((f) => endOf(callId)(f) && f.reason === 'unknown').length,
+    );
+    expect(told.sort()).toEqual([0, 1]);
+    hangUp(caller, callId, ned);
+  });
+
+  it('a block made on node B ends the call its coordinator holds, for both sides', async () => {
+    const pat = await createUser(nodeA, 'Pat');
+    const quin = await createUser(nodeA, 'Quin');
+    await befriend(nodeA, pat, quin);
+    const p = await connect(nodeA, pat);
+    const q = await connect(nodeB, quin);
+    const callId = offer(p, quin);
+    await q.waitFor(frameOf('call:offer', callId));
+    answer(q, callId, pat);
+    await p.waitFor(frameOf('call:answer', callId));
+
+    // Over REST on the other node: its separation reaches whichever node coordinates the calls.
+    expect((await nodeB.post('/api/users/blocks', { userId: pat.id }, quin.token)).status).toBe(200);
+    expect(await p.waitFor(endOf(callId))).toMatchObject({ reason: 'ended' });
+    expect(await q.waitFor((f) => endOf(callId)(f) && f.reason === 'ended')).toMatchObject({
+      reason: 'ended',
+    });
+  });
+});
+
+describe('random talk across two nodes', () => {
+  it('two students waiting on different nodes are matched into one room and talk', async () => {
+    const one = await student(nodeA, 'Fay');
+    const two = await student(nodeB, 'Gus');
+    queue(one, 'chat');
+    await queued(one);
+    queue(two, 'chat');
+    const [m1, m2] = await Promise.all([one.waitFor(isMatch), two.waitFor(isMatch)]);
+    expect(m1.type).toBe('random-matched');
+    expect(m1.roomId).toBe(m2.roomId);
+    const roomId = m1.roomId as string;
+
+    one.send({ type: 'random-typing', roomId, typing: true });
+    expect(await two.waitFor((f) => f.type === 'random-typing')).toMatchObject({ roomId, typing: true });
+    one.send({ type: 'chat-message', roomId, text: 'hello from A' });
+    expect(await two.waitFor((f) => f.type === 'chat-message')).toMatchObject({
+      roomId,
+      text: 'hello from A',
+    });
+    two.send({ type: 'chat-message', roomId, text: 'hello from B' });
+    expect(await one.waitFor((f) => f.type === 'chat-message')).toMatchObject({
+      roomId,
+      text: 'hello from B',
+    });
+
+    two.send({ type: 'leave-random-room', roomId });
+    expect(await one.waitFor((f) => f.type === 'random-chat-ended')).toMatchObject({
+      roomId,
+      reason: 'left',
+    });
+  });
+
+  it('a block from the room on node B ends it for the partner on node A, who is not matched with them again', async () => {
+    const one = await student(nodeA, 'Ray');
+    const two = await student(nodeB, 'Sue');
+    queue(one, 'chat');
+    await queued(one);
+    queue(two, 'chat');
+    const roomId = (await one.waitFor(isMatch)).roomId as string;
+    await two.waitFor(isMatch);
+
+    two.send({ type: 'random-action', roomId, action: 'block' });
+    expect(await two.waitFor((f) => f.type === 'random-action-result')).toMatchObject({ ok: true });
+    expect(await one.waitFor(roomEndOf(roomId))).toMatchObject({ reason: 'left' });
+
+    const from = [one.frames.length, two.frames.length] as const;
+    queue(one, 'chat');
+    await queued(one, from[0]);
+    queue(two, 'chat');
+    await queued(two, from[1]);
+    await WsClient.settle(300);
+    expect(one.frames.slice(from[0]).some(isMatch)).toBe(false);
+    expect(two.frames.slice(from[1]).some(isMatch)).toBe(false);
+  });
+
+  it('counts asked on a node that does not coordinate include the waits of its students', async () => {
+    const waiting = await student(nodeB, 'Uma');
+    queue(waiting, 'chat');
+    await queued(waiting);
+    const asker = await createUser(nodeA, 'Val');
+    setProfile(nodeA, asker.id, {});
+    const res = await nodeB.get('/api/random/counts', asker.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total: 1, waiting: { chat: 1, audio: 0, video: 0 } });
+  });
+
+  it('three students racing from two nodes: one queue, the longest wait is matched, nobody twice', async () => {
+    for (let round = 0; round < 3; round++) {
+      const first = await student(nodeA, `Hal${round}`);
+      queue(first, 'chat');
+      await queued(first);
+      const others = [await student(nodeB, `Ivy${round}`), await student(nodeB, `Jo${round}`)];
+      // At once, from node B: one of them takes the student who waited on node A.
+      for (const ws of others) queue(ws, 'chat');
+      await first.waitFor(isMatch);
+      await Promise.all(others.map((ws) => queued(ws)));
+      await WsClient.settle(300);
+
+      const everyone = [first, ...others];
+      for (const ws of everyone) expect(matchesOf(ws).length).toBeLessThanOrEqual(1);
+      const rooms = everyone.flatMap((ws) => matchesOf(ws).map((f) => f.roomId));
+      // One room, two seats: the third student still waits.
+      expect(rooms).toHaveLength(2);
+      expect(new Set(rooms).size).toBe(1);
+      for (const ws of everyone) ws.close();
+      await WsClient.settle(100);
+    }
+  });
+});
+
+describe('when the coordinating node stops', () => {
+  const nodes: TestServer[] = [];
+  afterAll(async () => {
+    for (const node of nodes.reverse()) await node.close().catch(() => undefined);
+  });
+
+  it('another node takes over: a wait held there is refused as unavailable, and new waits match across nodes', async () => {
+    const redis = testRedisConfig();
+    // The first node takes the lease as it starts; the other two forward to it.
+    const leader = await startNode(redis);
+    const nodeD = await startNode(redis, leader.dataDir);
+    const nodeE = await startNode(redis, leader.dataDir);
+    nodes.push(leader, nodeD, nodeE);
+    const lease = await nodeD.redis!.client.get(`${redis.prefix}:lease:random`);
+    expect(lease).toBe(leader.redis!.nodeId);
+
+    const waiting = await student(nodeD, 'Kim');
+    queue(waiting, 'chat');
+    await queued(waiting);
+
+    // Stopping (not removing the database the other nodes share).
+    await leader.stop();
+    const refused = await waiting.waitFor((f) => f.type === 'random-refused');
+    expect(refused).toMatchObject({ code: 'unavailable' });
+
+    const other = await student(nodeE, 'Lou');
+    const from = waiting.frames.length;
+    queue(waiting, 'chat');
+    await queued(waiting, from);
+    queue(other, 'chat');
+    const [m1, m2] = await Promise.all([waiting.waitFor(isMatch, from), other.waitFor(isMatch)]);
+    expect(m1.roomId).toBe(m2.roomId);
+    const holder = await nodeD.redis!.client.get(`${redis.prefix}:lease:random`);
+    expect([nodeD.redis!.nodeId, nodeE.redis!.nodeId]).toContain(holder);
+  });
+});
