@@ -6,7 +6,7 @@ import path from 'node:path';
  * A real TURN server (Debian's coturn) on loopback for the end-to-end calls, with `use-auth-secret`: the
  * TURN REST credential scheme the app's server implements in GET /api/rtc/config. The app's server is
  * started with TURN_URLS/TURN_SECRET pointing here only when coturn is installed (scripts/bootstrap.sh
- * installs it; without it the relay test is skipped and says why).
+ * installs it; without it the relay test fails and says how to install it).
  */
 export const TURN_PORT = 34780;
 export const TURN_SECRET = 'e2e-turn-secret-not-for-production';
