@@ -196,10 +196,10 @@ export default tseslint.config(
     // Features read and write through the transactor (`deps.transactor.read` / `commit`): a raw statement on
     // the shared handle run after an `await` can land inside another commit's open transaction and see
     // (or join) rows that then roll back. Checking `deps.sqlite.open` (is the database still open) is fine.
-    // notes/store.ts keeps raw statements: y-websocket loads a document synchronously, and its writes run
-    // from socket events and timers, never after an `await`, so never inside another commit.
+    // notes/open-store.ts hands the raw handle to notes/sqlite-store.ts, whose statements run in the caller's
+    // turn and, should a transaction be open on the handle, wait for a later turn: never inside a commit.
     files: ['server/src/modules/**/*.ts'],
-    ignores: ['server/src/modules/notes/store.ts'],
+    ignores: ['server/src/modules/notes/open-store.ts', 'server/src/modules/notes/sqlite-store.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

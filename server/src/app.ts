@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { CLIENT_CONFIG_PATH, SERVER_MSG } from '@campus/protocol';
-import type { AppDeps, SqliteAppDeps } from './deps';
+import type { AppDeps } from './deps';
 import type { RealtimeEngine } from './realtime/engine';
 import type { Features } from './realtime/registry';
 import { HttpError } from './lib/http-error';
@@ -116,12 +116,9 @@ export function createApp(
   app.route('/moderation', moderationRoutes(deps));
   // The realtime channel: hello with the token, then chat events and sync (REALTIME_PATH).
   app.get('/ws', realtimeRoute(deps, engine, features));
-  // Group notes: a WebSocket per group, authorized before the upgrade (NOTES_PATH of @campus/protocol).
-  // Their store runs synchronous SQLite statements (y-websocket opens a document without awaiting): with
-  // DATABASE_URL (PostgreSQL) they are not served yet.
-  if (onSqlite(deps)) app.route('/notes', notesRoutes(deps));
-  else
-    app.all('/notes/*', (c) => c.json({ error: 'Group notes are not available on this server yet.' }, 503));
+  // Group notes: a WebSocket per group, authorized before the upgrade (NOTES_PATH of @campus/protocol), on
+  // SQLite or PostgreSQL alike.
+  app.route('/notes', notesRoutes(deps));
   // On a loopback listener the mailbox answers only requests made on this machine, not through a proxy.
   if (deps.devMailbox)
     app.route('/dev', devMailboxRoutes(deps.devMailbox, { localOnly: isLoopbackHost(deps.config.host) }));
@@ -143,8 +140,4 @@ export function createApp(
   if (!servesWeb)
     deps.log.warn({ webDist: deps.config.webDist }, 'web app not built: run `pnpm build` to serve the UI');
   return app;
-}
-
-function onSqlite(deps: AppDeps): deps is SqliteAppDeps {
-  return deps.sqlite !== undefined;
 }

@@ -19,7 +19,7 @@ export interface DatabaseState {
   readonly open: boolean;
 }
 
-/** AppDeps on SQLite: what reaches the raw handle (group notes) asks for this. */
+/** AppDeps on SQLite, with its raw handle (test helpers that poke SQLite directly take this). */
 export type SqliteAppDeps = AppDeps & { sqlite: SQLite.Database };
 
 /** Everything a feature needs from the outside world, passed in so tests can start a real server on temp data. */
@@ -27,7 +27,7 @@ export interface AppDeps {
   config: Config;
   db: DB;
   /**
-   * The raw better-sqlite3 handle on SQLite (group notes' synchronous statements); undefined with
+   * The raw better-sqlite3 handle on SQLite (group notes' statements, notes/sqlite-store.ts); undefined with
    * DATABASE_URL (PostgreSQL). Features write through `transactor` and read through `db`, on either.
    */
   sqlite?: SQLite.Database;

@@ -23,6 +23,7 @@ import { createLiveSockets } from './lib/auth/live-sockets';
 import { deleteExpiredSessions } from './lib/auth/sessions';
 import type { AppDeps, DatabaseState } from './deps';
 import { readinessChecks } from './modules/health/routes';
+import { notesWritesSettled } from './modules/notes/doc-loader';
 import { countUsers } from './modules/users/repo';
 import {
   createPostgresEngine,
@@ -236,6 +237,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         // Keep-alive sockets would hold close() open; they carry no in-flight work we must wait for.
         if ('closeAllConnections' in server) server.closeAllConnections();
         await closed;
+        // Group notes whose last socket just closed finish storing and compacting before the database closes.
+        await notesWritesSettled();
         await redis?.close();
         mailer.close();
         await deps.ocr.close();

@@ -4,7 +4,7 @@ import { docs } from '@y/websocket-server/utils';
 import { CLOSE_CODES, NOTES, notesDocName } from '@campus/protocol';
 import { createGroup, openNotesClient, signUp, until, upgradeClock, type Student } from './notes-helpers';
 import { startTestServer, type TestServer } from './support/test-server';
-import { verifyStudent } from './support/verify-student';
+import { setDocumentStatus } from './support/verify-student';
 
 /**
  * Group notes under the access policy (issue 11): a limited member opens its group's notes and reads them;
@@ -38,7 +38,7 @@ describe('group notes and the access policy', () => {
   beforeAll(async () => {
     writer = await signUp(server, 'Wren');
     member = await signUp(server, 'Lee');
-    groupId = createGroup(server, writer, [member]);
+    groupId = await createGroup(server, writer, [member]);
     const notes = openNotesClient(server, writer, groupId, kept);
     await until(() => notes.provider.synced, 'writer synced');
     notes.text.insert(0, 'Agenda: ');
@@ -47,7 +47,7 @@ describe('group notes and the access policy', () => {
 
   for (const status of ['pending_submission', 'pending_verification', 'rejected'] as const) {
     it(`a ${status} member reads the notes, and its edit is refused with 4403`, async () => {
-      verifyStudent(server, member.userId, status);
+      await setDocumentStatus(server, member.userId, status);
       const notes = open(member, groupId);
       await until(() => notes.text.toString() === 'Agenda: ', 'the notes reaching the member');
       expect(notes.closes).toEqual([]);
@@ -58,10 +58,10 @@ describe('group notes and the access policy', () => {
   }
 
   it('verifying a member lets its next edit through on the socket it already has', async () => {
-    verifyStudent(server, member.userId, 'pending_verification');
+    await setDocumentStatus(server, member.userId, 'pending_verification');
     const notes = open(member, groupId);
     await until(() => notes.provider.synced && notes.text.toString() === 'Agenda: ', 'member synced');
-    verifyStudent(server, member.userId, 'verified');
+    await setDocumentStatus(server, member.userId, 'verified');
     notes.text.insert(notes.text.length, 'lunch');
     await until(() => serverText(groupId) === 'Agenda: lunch', 'the member’s edit');
     expect(notes.closes).toEqual([]);

@@ -4,8 +4,9 @@ import WebSocket from 'ws';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { NOTES, NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX } from '@campus/protocol';
+import { sql } from '../src/realtime/transaction';
 import type { TestServer } from './support/test-server';
-import { verifyStudent } from './support/verify-student';
+import { setDocumentStatus } from './support/verify-student';
 
 export interface Student {
   token: string;
@@ -31,23 +32,25 @@ export async function signUp(server: TestServer, firstName: string): Promise<Stu
   const res = await server.post('/api/auth/verify-otp', { email, otpCode: code });
   expect(res.status).toBe(201);
   const userId = (res.body.user as { id: string }).id;
-  verifyStudent(server, userId);
+  await setDocumentStatus(server, userId);
   return { token: res.body.token as string, userId };
 }
 
-/** The group rows only: the notes need nothing else. */
-export function createGroup(server: TestServer, owner: Student, members: Student[] = []): string {
+const insertGroup = sql('INSERT INTO groups (id, name, created_by, created_at) VALUES (?, ?, ?, ?)');
+const insertMember = sql('INSERT INTO group_members (group_id, user_id, joined_at) VALUES (?, ?, ?)');
+
+/** The group rows only (the notes need nothing else), in one commit, on SQLite and PostgreSQL alike. */
+export async function createGroup(
+  server: Pick<TestServer, 'deps'>,
+  owner: Student,
+  members: Student[] = [],
+): Promise<string> {
   const id = randomUUID();
   const now = new Date().toISOString();
-  const db = server.deps.sqlite;
-  db.prepare('INSERT INTO groups (id, name, created_by, created_at) VALUES (?, ?, ?, ?)').run(
-    id,
-    'Study group',
-    owner.userId,
-    now,
-  );
-  const add = db.prepare('INSERT INTO group_members (group_id, user_id, joined_at) VALUES (?, ?, ?)');
-  for (const member of [owner, ...members]) add.run(id, member.userId, now);
+  await server.deps.transactor.commit(async (tx) => {
+    await tx.run(insertGroup, id, 'Study group', owner.userId, now);
+    for (const member of [owner, ...members]) await tx.run(insertMember, id, member.userId, now);
+  });
   return id;
 }
 
@@ -64,9 +67,14 @@ export const upgradeClock = {
   },
 };
 
-export async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+/** Polls `check` (a database read may be asynchronous) until it holds. */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

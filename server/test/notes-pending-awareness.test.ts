@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import type { WebsocketProvider } from 'y-websocket';
 import { NOTES, NOTES_FRAME_LIMITS } from '@campus/protocol';
+import { rowOf } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 import {
   awarenessFrame,
@@ -39,14 +40,12 @@ afterAll(async () => {
 const openNotes = (student: Student, groupId: string, doc?: Y.Doc) =>
   openNotesClient(server, student, groupId, providers, doc);
 
-const storedBytes = (groupId: string) =>
-  (
-    server.deps.sqlite
-      .prepare(
-        'SELECT coalesce(sum(length(update_data)), 0) AS n FROM group_notes_updates WHERE group_id = ?',
-      )
-      .all(groupId) as { n: number }[]
-  )[0]!.n;
+const storedBytes = async (groupId: string) =>
+  (await rowOf<{ n: number }>(
+    server,
+    'SELECT coalesce(sum(length(update_data)), 0) AS n FROM group_notes_updates WHERE group_id = ?',
+    groupId,
+  ))!.n;
 
 /** An update that can never apply: it builds on an edit (`first`) the server never receives. */
 function orphanUpdate(size: number): Uint8Array {
@@ -59,7 +58,7 @@ function orphanUpdate(size: number): Uint8Array {
 
 describe('notes: pending structs', () => {
   it('refuses 40 updates of 50 KB with missing dependencies (4522); nothing is stored and the others keep editing', async () => {
-    const groupId = createGroup(server, mallory, [ana, ben]);
+    const groupId = await createGroup(server, mallory, [ana, ben]);
     const a = openNotes(ana, groupId);
     const b = openNotes(ben, groupId);
     await until(() => a.provider.synced && b.provider.synced, 'both members to sync');
@@ -71,7 +70,7 @@ describe('notes: pending structs', () => {
       await raw.send(updateFrame(orphanUpdate(50_000)));
       expect(await raw.closed()).toBe(NOTES.closeUnresolved);
     }
-    expect(storedBytes(groupId)).toBeLessThan(10_000);
+    expect(await storedBytes(groupId)).toBeLessThan(10_000);
 
     b.text.insert(b.text.length, 'chapter 4 by Friday');
     await until(() => a.text.toString() === 'Agenda: chapter 4 by Friday', 'Ana to see Ben’s edit');
@@ -82,7 +81,7 @@ describe('notes: pending structs', () => {
   });
 
   it('holds a small unresolved update at most pendingMaxMs, then drops it: joiners stop receiving it', async () => {
-    const groupId = createGroup(server, mallory, [ana]);
+    const groupId = await createGroup(server, mallory, [ana]);
     const raw = await RawNotes.open(server, mallory, groupId);
     await raw.send(updateFrame(orphanUpdate(500)));
     await raw.roundTrip();
@@ -103,7 +102,7 @@ describe('notes: pending structs', () => {
 
 describe('notes: awareness caps', () => {
   it('closes a connection that sends one awareness message over maxAwarenessBytes; joiners never get it', async () => {
-    const groupId = createGroup(server, mallory, [ana]);
+    const groupId = await createGroup(server, mallory, [ana]);
     const raw = await RawNotes.open(server, mallory, groupId);
     const state = { user: { name: 'x'.repeat(NOTES_FRAME_LIMITS.maxAwarenessBytes + 2000) } };
     await raw.send(awarenessFrame(awarenessPayload([{ client: 4242, clock: 1, state }])));
@@ -115,7 +114,7 @@ describe('notes: awareness caps', () => {
   });
 
   it('lets a connection announce at most maxAwarenessClientsPerConnection client ids', async () => {
-    const groupId = createGroup(server, mallory, [ana]);
+    const groupId = await createGroup(server, mallory, [ana]);
     const raw = await RawNotes.open(server, mallory, groupId);
     const cap = NOTES_FRAME_LIMITS.maxAwarenessClientsPerConnection;
     for (let client = 1; client <= cap; client++) {
@@ -134,7 +133,7 @@ describe('notes: awareness caps', () => {
   });
 
   it('limits awareness bytes per second per connection (4529)', async () => {
-    const groupId = createGroup(server, mallory, [ana]);
+    const groupId = await createGroup(server, mallory, [ana]);
     const raw = await RawNotes.open(server, mallory, groupId);
     const state = { user: { name: 'n'.repeat(3000) } };
     const rounds = Math.ceil(NOTES_FRAME_LIMITS.awarenessBytes.burst / 3000) + 2;

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import type { WebsocketProvider } from 'y-websocket';
 import { NOTES, NOTES_FRAME_LIMITS } from '@campus/protocol';
+import { execSql } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 import {
   awarenessFrame,
@@ -43,7 +44,7 @@ const openNotes = (student: Student, groupId: string, doc?: Y.Doc) =>
 
 describe('reconnecting with a saved copy', () => {
   it('a member holding the notes reconnects even when they hold 15,000 deletions', async () => {
-    const groupId = createGroup(server, ana, [ben]);
+    const groupId = await createGroup(server, ana, [ben]);
     // 30,000 characters, every other one deleted: 15,000 left and 15,000 delete ranges.
     const author = new Y.Doc();
     const text = author.getText(NOTES.textName);
@@ -51,9 +52,13 @@ describe('reconnecting with a saved copy', () => {
     for (let i = 14_999; i >= 0; i--) text.delete(2 * i + 1, 1);
     const stored = Y.encodeStateAsUpdate(author);
     expect(stored.byteLength).toBeLessThan(NOTES.maxDocBytes / 2);
-    server.deps.sqlite
-      .prepare('INSERT INTO group_notes_updates (group_id, update_data, created_ms) VALUES (?, ?, ?)')
-      .run(groupId, Buffer.from(stored), Date.now());
+    await execSql(
+      server,
+      'INSERT INTO group_notes_updates (group_id, update_data, created_ms) VALUES (?, ?, ?)',
+      groupId,
+      Buffer.from(stored),
+      Date.now(),
+    );
 
     // Ana's saved copy is exactly the server's state: her sync step 2 adds nothing but repeats the delete set.
     const saved = new Y.Doc();
@@ -73,7 +78,7 @@ describe('reconnecting with a saved copy', () => {
   }, 30_000);
 
   it('still charges the new parts: an update with new deletions of live text is admitted and applied', async () => {
-    const groupId = createGroup(server, ana, [ben]);
+    const groupId = await createGroup(server, ana, [ben]);
     const a = openNotes(ana, groupId);
     const b = openNotes(ben, groupId);
     await until(() => a.provider.synced && b.provider.synced, 'both to sync');
@@ -88,7 +93,7 @@ describe('reconnecting with a saved copy', () => {
 
 describe('notes connections per member', () => {
   it('a member opening many sockets with four ids each cannot get a real joiner closed', async () => {
-    const groupId = createGroup(server, mallory, [ana]);
+    const groupId = await createGroup(server, mallory, [ana]);
     // One after another, so the upgrade rate (refilled by each open's clock tick) refuses none of them.
     const sockets: RawNotes[] = [];
     for (let i = 0; i < 70; i++) {
@@ -127,7 +132,7 @@ describe('notes connections per member', () => {
   }, 60_000);
 
   it('a closed socket frees its place', async () => {
-    const groupId = createGroup(server, mallory, [ana]);
+    const groupId = await createGroup(server, mallory, [ana]);
     const cap = NOTES_FRAME_LIMITS.maxConnectionsPerMember;
     const first = await Promise.all(Array.from({ length: cap }, () => RawNotes.open(server, ana, groupId)));
     await expect(RawNotes.open(server, ana, groupId)).rejects.toThrow(/429/);
@@ -153,7 +158,7 @@ describe('the new-client-id budget', () => {
   }
 
   it('refills on the server’s clock', async () => {
-    const groupId = createGroup(server, mallory, [ana]);
+    const groupId = await createGroup(server, mallory, [ana]);
     const perFrame = NOTES_FRAME_LIMITS.maxNewClientsPerFrame;
     let next = 7_000_000;
     const raw = await RawNotes.open(server, mallory, groupId);

@@ -53,7 +53,7 @@ const heapNow = () => {
 
 describe('awareness with real y-websocket clients (they relay every state they see)', () => {
   it('six members edit and show presence together for a few seconds; nobody is closed', async () => {
-    const groupId = createGroup(server, members[0]!, members.slice(1));
+    const groupId = await createGroup(server, members[0]!, members.slice(1));
     const clients = members.map((m) => openNotes(m, groupId));
     await until(() => clients.every((c) => c.provider.synced), 'all six to sync');
     const end = Date.now() + 3000;
@@ -81,7 +81,7 @@ describe('awareness with real y-websocket clients (they relay every state they s
   }, 20_000);
 
   it('one member reconnects with a new client id five times; the other is never closed', async () => {
-    const groupId = createGroup(server, members[0]!, [members[1]!]);
+    const groupId = await createGroup(server, members[0]!, [members[1]!]);
     const stays = openNotes(members[0]!, groupId);
     await until(() => stays.provider.synced, 'the member who stays to sync');
     for (let i = 0; i < 5; i++) {
@@ -101,7 +101,7 @@ describe('awareness with real y-websocket clients (they relay every state they s
   }, 20_000);
 
   it('a relayed state with a higher clock cannot overwrite another member’s presence', async () => {
-    const groupId = createGroup(server, members[0]!, [members[1]!, mallory]);
+    const groupId = await createGroup(server, members[0]!, [members[1]!, mallory]);
     const ana = openNotes(members[0]!, groupId);
     ana.provider.awareness.setLocalStateField('user', { name: 'Ana' });
     const ben = openNotes(members[1]!, groupId);
@@ -141,7 +141,7 @@ function deletedFlood(firstClient: number, blocks: number): Uint8Array {
 
 describe('client-block floods', () => {
   it('refuses the 10,000-GC-struct frame before applying it; heap stays within a small multiple; others edit', async () => {
-    const groupId = createGroup(server, mallory, members.slice(0, 2));
+    const groupId = await createGroup(server, mallory, members.slice(0, 2));
     const frame = updateFrame(gcFlood(1_000_000, 10_000));
     const before = heapNow();
     const codes: (number | null)[] = [];
@@ -165,7 +165,7 @@ describe('client-block floods', () => {
   }, 30_000);
 
   it('bounds new client ids per frame and per member, so deleted-content floods cannot freeze the notes', async () => {
-    const groupId = createGroup(server, mallory, members.slice(0, 2));
+    const groupId = await createGroup(server, mallory, members.slice(0, 2));
     const whole = await RawNotes.open(server, mallory, groupId);
     await whole.send(updateFrame(deletedFlood(2_000_000, 4_000)));
     expect(await whole.closed()).not.toBeNull();
@@ -197,7 +197,7 @@ describe('client-block floods', () => {
   }, 30_000);
 
   it('rate-limits /notes upgrades per member (429), other members unaffected', async () => {
-    const groupId = createGroup(server, mallory, [members[0]!]);
+    const groupId = await createGroup(server, mallory, [members[0]!]);
     const url = `${server.url.replace(/^http/, 'ws')}/notes/${groupId}`;
     const status = (student: Student) =>
       new Promise<number>((resolve, reject) => {
@@ -226,7 +226,7 @@ describe('client-block floods', () => {
 
 describe('frames larger than one WebSocket frame of chat', () => {
   it('syncs a client that edited 75 KB offline when it reconnects', async () => {
-    const groupId = createGroup(server, members[0]!, [members[1]!]);
+    const groupId = await createGroup(server, members[0]!, [members[1]!]);
     const offline = new Y.Doc();
     const text = offline.getText(NOTES.textName);
     // Many separate edits, as typed: one struct each, 75 KB in all.
@@ -245,7 +245,7 @@ describe('frames larger than one WebSocket frame of chat', () => {
   });
 
   it('refuses an 80 KB plain update with a 44xx code and a reason, not 1009', async () => {
-    const groupId = createGroup(server, members[0]!, [mallory]);
+    const groupId = await createGroup(server, members[0]!, [mallory]);
     const [update] = recordUpdates(new Y.Doc(), (t) => t.insert(0, 'y'.repeat(80_000)));
     const raw = await RawNotes.open(server, mallory, groupId);
     let reason = '';

@@ -10,7 +10,18 @@ import {
   REALTIME_ERRORS,
   SERVER_MSG,
 } from '@campus/protocol';
-import { createGroup, openNotesClient, signUp, until, upgradeStatus, type Student } from './notes-helpers';
+import WebSocket from 'ws';
+import {
+  createGroup,
+  openNotesClient,
+  recordUpdates,
+  signUp,
+  syncStep1Frame,
+  until,
+  upgradeStatus,
+  type Student,
+} from './notes-helpers';
+import { execSql, rowOf } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 
 let server: TestServer;
@@ -33,10 +44,15 @@ const notesUrl = () => `${server.url.replace(/^http/, 'ws')}/notes`;
 const openNotes = (student: Student, groupId: string, doc?: Y.Doc) =>
   openNotesClient(server, student, groupId, providers, doc);
 
-const storedRows = (groupId: string) =>
-  server.deps.sqlite
-    .prepare('SELECT count(*) AS n FROM group_notes_updates WHERE group_id = ?')
-    .all(groupId) as { n: number }[];
+/** The group's stored rows (portable SQL: this file runs on SQLite and PostgreSQL). */
+const storedRows = async (groupId: string) =>
+  (
+    await rowOf<{ n: number }>(
+      server,
+      'SELECT count(*) AS n FROM group_notes_updates WHERE group_id = ?',
+      groupId,
+    )
+  )?.n;
 
 describe('group notes over /notes/:groupId', () => {
   let ana: Student;
@@ -48,7 +64,7 @@ describe('group notes over /notes/:groupId', () => {
     ana = await signUp(server, 'Ana');
     ben = await signUp(server, 'Ben');
     eve = await signUp(server, 'Eve');
-    groupId = createGroup(server, ana, [ben]);
+    groupId = await createGroup(server, ana, [ben]);
   });
 
   it('two members edit the same notes and each sees the other’s text', async () => {
@@ -63,8 +79,8 @@ describe('group notes over /notes/:groupId', () => {
     expect(b.text.toString()).toBe(a.text.toString());
   });
 
-  it('keeps the notes in SQLite across a server restart, compacted to one row', async () => {
-    await until(() => storedRows(groupId)[0]?.n === 1, 'the last close to compact the rows');
+  it('keeps the notes in the database across a server restart, compacted to one row', async () => {
+    await until(async () => (await storedRows(groupId)) === 1, 'the last close to compact the rows');
     await server.stop();
     server = await startTestServer({ config: { dataDir } });
 
@@ -102,13 +118,11 @@ describe('group notes over /notes/:groupId', () => {
   });
 
   it('closes the socket of a member removed from the group at their next edit', async () => {
-    const other = createGroup(server, ana, [ben]);
+    const other = await createGroup(server, ana, [ben]);
     const b = openNotes(ben, other);
     const closed = new Promise<number>((resolve) => b.provider.on('closed', (event) => resolve(event.code)));
     await until(() => b.provider.synced, 'Ben to sync');
-    server.deps.sqlite
-      .prepare('DELETE FROM group_members WHERE group_id = ? AND user_id = ?')
-      .run(other, ben.userId);
+    await execSql(server, 'DELETE FROM group_members WHERE group_id = ? AND user_id = ?', other, ben.userId);
     b.text.insert(0, 'sneaky edit');
     expect(await closed).toBe(CLOSE_CODES.forbidden);
     const a = openNotes(ana, other);
@@ -117,7 +131,7 @@ describe('group notes over /notes/:groupId', () => {
   });
 
   it('stops a document from growing past the size limit', async () => {
-    const big = createGroup(server, ana, []);
+    const big = await createGroup(server, ana, []);
     const a = openNotes(ana, big);
     const closed = new Promise<number>((resolve) => a.provider.on('closed', (event) => resolve(event.code)));
     await until(() => a.provider.synced, 'Ana to sync');
@@ -133,4 +147,56 @@ describe('group notes over /notes/:groupId', () => {
     expect(fresh.text.length).toBeGreaterThan(0);
     expect(Y.encodeStateAsUpdate(fresh.doc).byteLength).toBeLessThanOrEqual(NOTES.maxDocBytes);
   });
+
+  it('answers a sync asked before the server spoke with every stored row, never a part of them', async () => {
+    const groupId = await createGroup(server, ana, [ben]);
+    const typed = new Y.Doc();
+    const updates = recordUpdates(typed, (text) => {
+      for (let i = 0; i < 40; i++) text.insert(text.length, `line ${i}\n`);
+    });
+    for (const update of updates) {
+      await execSql(
+        server,
+        'INSERT INTO group_notes_updates (group_id, update_data, created_ms) VALUES (?, ?, ?)',
+        groupId,
+        Buffer.from(update),
+        Date.now(),
+      );
+    }
+    // Sent the moment the socket opens, while the server may still be reading the rows.
+    const reply = await syncReplyAtOpen(groupId, ben);
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, reply);
+    expect(doc.getText(NOTES.textName).toString()).toBe(typed.getText(NOTES.textName).toString());
+  });
 });
+
+/** The update of the server's answer (sync step 2) to a sync step 1 sent as soon as the socket opened. */
+function syncReplyAtOpen(groupId: string, student: Student): Promise<Uint8Array> {
+  const socket = new WebSocket(`${notesUrl()}/${groupId}`, [
+    NOTES_SUBPROTOCOL,
+    NOTES_TOKEN_PREFIX + student.token,
+  ]);
+  return new Promise<Uint8Array>((resolve, reject) => {
+    socket.on('open', () => socket.send(syncStep1Frame()));
+    socket.on('message', (data: Buffer) => {
+      // Message sync (0), sub-type step 2 (1), then the update as a var-length byte string.
+      if (data[0] !== 0 || data[1] !== 1) return;
+      const [length, at] = readVarUint(data, 2);
+      resolve(new Uint8Array(data.subarray(at, at + length)));
+      socket.close();
+    });
+    socket.on('close', (code) => reject(new Error(`closed with ${code} before the sync answer`)));
+    socket.on('error', reject);
+  });
+}
+
+/** lib0 readVarUint: the number at `at` and where the bytes after it start. */
+function readVarUint(bytes: Uint8Array, at: number): [number, number] {
+  let n = 0;
+  for (let shift = 1; ; shift *= 128) {
+    const byte = bytes[at++]!;
+    n += (byte & 0x7f) * shift;
+    if (byte < 0x80) return [n, at];
+  }
+}

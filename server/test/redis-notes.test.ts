@@ -16,14 +16,15 @@ import {
 } from './notes-helpers';
 import { requireRedis, TEST_REDIS_URL, testRedisConfig } from './support/redis';
 import { startServerProcess, type ServerProcess } from './support/server-process';
+import { rowOf } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 
 /**
- * Group notes on two nodes sharing one SQLite file (one DATA_DIR) and one Redis, as behind a load balancer.
- * Node B runs in this process (its Redis link is at hand to lose messages on purpose); node A runs main.ts
- * in a process of its own, because @y/websocket-server keeps its documents in a module global: two nodes in
- * one process would share one document per group and hide everything that has to cross nodes. Without Redis
- * these tests fail, they are never skipped.
+ * Group notes on two nodes sharing one database (one SQLite file in one DATA_DIR, or one PostgreSQL
+ * schema) and one Redis, as behind a load balancer. Node B runs in this process (its Redis link is at hand
+ * to lose messages on purpose); node A runs main.ts in a process of its own, because @y/websocket-server
+ * keeps its documents in a module global: two nodes in one process would share one document per group and
+ * hide everything that has to cross nodes. Without Redis these tests fail, they are never skipped.
  */
 // A prefix per run: runs sharing the Redis never hear each other. Node B's periodic catch-up is a minute
 // away, so only what a test does (Redis, a reconnect, a client's sync) brings it what it missed.
@@ -46,6 +47,7 @@ beforeAll(async () => {
     DATA_DIR: nodeB.dataDir,
     REDIS_URL: TEST_REDIS_URL,
     REDIS_PREFIX: redis.prefix,
+    ...sharedDatabase(nodeB),
   });
   publisher = new Redis(TEST_REDIS_URL);
   // Once for the file: sign-ups are rate limited. Each test makes a group of its own.
@@ -63,21 +65,34 @@ afterAll(async () => {
   await nodeB?.close();
 });
 
+/**
+ * On PostgreSQL (the server-pg project), node A's DATABASE_URL names node B's throwaway schema: the server
+ * has no variable for a schema, so it goes into the URL's `options` (pg passes it at connect). On SQLite
+ * the shared DATA_DIR is the shared database.
+ */
+function sharedDatabase(node: TestServer): Record<string, string> {
+  const { database } = node.deps.config;
+  if (database.kind !== 'postgres') return {};
+  const url = new URL(database.url);
+  if (database.schema) url.searchParams.set('options', `-c search_path=${database.schema}`);
+  return { DATABASE_URL: url.toString() };
+}
+
 const open = (node: Pick<TestServer, 'url'>, student: Student, groupId: string) =>
   openNotesClient(node, student, groupId, providers);
 
 /** Two nodes and a Redis on a shared machine: more patience than one server needs. */
-const eventually = (check: () => boolean, what: string) => until(check, what, 10_000);
+const eventually = (check: () => boolean | Promise<boolean>, what: string) => until(check, what, 10_000);
 
 const synced = (...clients: NotesClient[]) =>
   eventually(() => clients.every((c) => c.provider.synced), 'the clients to sync');
 
-const storedRows = (groupId: string) =>
-  (
-    nodeB.deps.sqlite
-      .prepare('SELECT count(*) AS n FROM group_notes_updates WHERE group_id = ?')
-      .get(groupId) as { n: number }
-  ).n;
+const storedRows = async (groupId: string) =>
+  (await rowOf<{ n: number }>(
+    nodeB,
+    'SELECT count(*) AS n FROM group_notes_updates WHERE group_id = ?',
+    groupId,
+  ))!.n;
 
 /** A new group of Ana and Ben (and `more`). */
 const newGroup = (...more: Student[]) => createGroup(nodeB, ana, [ben, ...more]);
@@ -104,7 +119,7 @@ function notesUpdate(text: string, root: string = NOTES.textName): Uint8Array {
 
 describe('group notes on two nodes (REDIS_URL)', () => {
   it('two members on different nodes see each other’s edits live, and each edit is stored once', async () => {
-    const groupId = newGroup();
+    const groupId = await newGroup();
     const a = open(nodeA, ana, groupId);
     const b = open(nodeB, ben, groupId);
     await synced(a, b);
@@ -118,13 +133,13 @@ describe('group notes on two nodes (REDIS_URL)', () => {
     );
     await sleep(200);
     // The node that applied an edit first stored it; the other applied it from Redis without storing it.
-    expect(storedRows(groupId)).toBe(2);
+    expect(await storedRows(groupId)).toBe(2);
     expect(a.closes).toEqual([]);
     expect(b.closes).toEqual([]);
   });
 
   it('concurrent edits on both nodes converge, and reconnecting to either node gets the same text', async () => {
-    const groupId = newGroup();
+    const groupId = await newGroup();
     const a = open(nodeA, ana, groupId);
     const b = open(nodeB, ben, groupId);
     await synced(a, b);
@@ -154,7 +169,7 @@ describe('group notes on two nodes (REDIS_URL)', () => {
   });
 
   it('an edit whose message node B lost reaches node B when its Redis connection comes back', async () => {
-    const groupId = newGroup();
+    const groupId = await newGroup();
     const a = open(nodeA, ana, groupId);
     const b = open(nodeB, ben, groupId);
     await synced(a, b);
@@ -176,7 +191,7 @@ describe('group notes on two nodes (REDIS_URL)', () => {
   });
 
   it('an edit whose message node B lost reaches it at a client’s sync, and a later edit built on it too', async () => {
-    const groupId = newGroup(carl);
+    const groupId = await newGroup(carl);
     const a = open(nodeA, ana, groupId);
     const b = open(nodeB, ben, groupId);
     await synced(a, b);
@@ -206,7 +221,7 @@ describe('group notes on two nodes (REDIS_URL)', () => {
   });
 
   it('a node that compacts the notes keeps the rows another node stored that it never saw', async () => {
-    const groupId = newGroup();
+    const groupId = await newGroup();
     const a = open(nodeA, ana, groupId);
     const b = open(nodeB, ben, groupId);
     await synced(a, b);
@@ -220,7 +235,7 @@ describe('group notes on two nodes (REDIS_URL)', () => {
       expect(b.text.toString()).toBe('Ben twice ');
       // Ben leaves: node B folds the group's rows into one snapshot of its document, which lacks Ana's.
       b.provider.destroy();
-      await eventually(() => storedRows(groupId) === 1, 'node B to compact the notes');
+      await eventually(async () => (await storedRows(groupId)) === 1, 'node B to compact the notes');
     });
     a.provider.destroy();
     await sleep(200);
@@ -232,9 +247,9 @@ describe('group notes on two nodes (REDIS_URL)', () => {
   });
 
   it('a non-member gets the notes on neither node, while members on both nodes do', async () => {
-    const groupId = newGroup();
+    const groupId = await newGroup();
     // Eve shares another group with Ben: she is connected to notes on both nodes, just not to these.
-    const other = createGroup(nodeB, ben, [eve]);
+    const other = await createGroup(nodeB, ben, [eve]);
     const protocols = [NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX + eve.token];
     for (const node of [nodeA, nodeB]) {
       upgradeClock.tick();
@@ -256,7 +271,7 @@ describe('group notes on two nodes (REDIS_URL)', () => {
   });
 
   it('drops oversized and malformed messages on the notes channel without harm, and still applies good ones', async () => {
-    const groupId = newGroup();
+    const groupId = await newGroup();
     const a = open(nodeA, ana, groupId);
     const b = open(nodeB, ben, groupId);
     await synced(a, b);

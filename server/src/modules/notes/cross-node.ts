@@ -33,10 +33,10 @@ function fromBase64(text: string): Uint8Array | null {
  * other node that has the group's document loaded applies it with the STORED_ELSEWHERE origin (not stored or
  * published again) and its clients get it through the usual broadcast. Pub/sub is at most once, so a node
  * also reads the database for what it missed (Yjs updates are idempotent and commutative): when a message
- * depends on an update it does not have, when a client syncs, after every Redis reconnect, and every
- * `catchUpMs`. A message is internal but still untrusted bytes: bounded, strictly decoded and walked with the
- * client-frame limits before Yjs sees it; anything else is dropped (and the database read instead, which is
- * the truth every node stored after checking).
+ * depends on an update it does not have, when a client syncs (its answer waits for that read), after every
+ * Redis reconnect, and every `catchUpMs`. A message is internal but still untrusted bytes: bounded, strictly
+ * decoded and walked with the client-frame limits before Yjs sees it; anything else is dropped (and the
+ * database read instead, which is the truth every node stored after checking).
  */
 export class NotesCrossNode implements NotesPeers {
   /** This node's loaded documents, by group. */
@@ -71,10 +71,13 @@ export class NotesCrossNode implements NotesPeers {
     this.link.publish(NOTES_CHANNEL, body);
   }
 
-  /** A client is about to sync with this node: the document first takes in what other nodes stored. */
-  beforeSync(groupId: string): void {
+  /**
+   * A client is about to sync with this node: the document first takes in what other nodes stored (the
+   * answer waits for the promise; it never rejects).
+   */
+  beforeSync(groupId: string): Promise<void> | undefined {
     const doc = this.docs.get(groupId);
-    if (doc) this.catchUp(groupId, doc);
+    return doc && this.catchUp(groupId, doc);
   }
 
   close(): void {
@@ -100,7 +103,7 @@ export class NotesCrossNode implements NotesPeers {
     if (!NOTES_GROUP_ID.test(groupId)) return this.dropped('no group', body.length);
     const doc = this.docs.get(groupId);
     if (kind === 'c' && groupEnd < 0) {
-      if (doc) this.catchUp(groupId, doc);
+      if (doc) void this.catchUp(groupId, doc);
       return;
     }
     if (kind !== 'u' || groupEnd < 0) return this.dropped('unknown message', body.length);
@@ -119,10 +122,10 @@ export class NotesCrossNode implements NotesPeers {
       if (!(err instanceof MalformedFrame)) throw err;
       this.dropped(err.reason, update.byteLength, groupId);
       // A real update past the client-frame limits (a big sync that split items) is in the database.
-      return this.catchUp(groupId, doc);
+      return void this.catchUp(groupId, doc);
     }
     // It builds on an update this node missed: the database has both (the sender stored before publishing).
-    if (shape.missingDependencies) return this.catchUp(groupId, doc);
+    if (shape.missingDependencies) return void this.catchUp(groupId, doc);
     applyPeerUpdate(doc, update, {
       bytes: shape.newBytes,
       structs: shape.newStructs,
@@ -130,19 +133,20 @@ export class NotesCrossNode implements NotesPeers {
     });
   }
 
-  private catchUp(groupId: string, doc: WSSharedDoc): void {
+  /** Reads what the document missed; resolves when it is applied, or when reading failed (logged). */
+  private async catchUp(groupId: string, doc: WSSharedDoc): Promise<void> {
     try {
-      const rows = catchUpFromStore(doc);
+      const rows = await catchUpFromStore(doc);
       if (rows > 0) this.log.debug({ groupId, rows }, 'notes: caught up from the database');
     } catch (err) {
-      this.log.error({ err, groupId }, 'notes: catching up from the database failed');
+      if (this.store.isOpen) this.log.error({ err, groupId }, 'notes: catching up from the database failed');
     }
   }
 
   private catchUpAll(): void {
     // The server stopped (its database is closed): nothing is left to catch up, ever.
     if (!this.store.isOpen) return this.close();
-    for (const [groupId, doc] of this.docs) this.catchUp(groupId, doc);
+    for (const [groupId, doc] of this.docs) void this.catchUp(groupId, doc);
   }
 
   private dropped(reason: string, size: number, groupId?: string): void {

@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
 import { docs, type WSSharedDoc } from '@y/websocket-server/utils';
-import { CLOSE_CODES, NOTES, NOTES_FRAME_LIMITS } from '@campus/protocol';
+import { CLOSE_CODES, NOTES, NOTES_FRAME_LIMITS, type DocumentStatus } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
 import {
   awarenessFrameOf,
@@ -15,7 +15,7 @@ import type { FrameGate, FrameRefusal, FrameVerdict } from './guarded-socket';
 import { KeyedBuckets } from './keyed-buckets';
 import { dropPending, pendingBytes, schedulePendingDrop } from './pending';
 import { admitDocGrowth } from './persistence';
-import type { NotesStore } from './store';
+import type { NotesAccess, NotesStore } from './store';
 import { TokenBucket } from './token-bucket';
 
 export interface FrameGuardOptions {
@@ -32,12 +32,16 @@ export interface FrameGuardOptions {
    */
   newClientsPerMember: KeyedBuckets;
   /**
-   * Whether the member may change the notes now (the access policy: a limited account reads its groups'
-   * notes but does not write them). Asked, fresh, only for an update that would change the document.
+   * Whether a member with this document status may change the notes (the access policy: a limited account
+   * reads its groups' notes but does not write them). Asked only for an update that would change the
+   * document, with the status read for that frame.
    */
-  mayEdit: () => boolean;
-  /** Before a client's sync request is answered (with REDIS_URL: the document reads what other nodes stored). */
-  beforeSync?: () => void;
+  mayEdit: (status: DocumentStatus | null) => boolean;
+  /**
+   * Before a client's sync request is answered (with REDIS_URL: the document reads what other nodes stored);
+   * the answer waits for the promise it returns.
+   */
+  beforeSync?: () => Promise<void> | undefined;
   now?: () => number;
 }
 
@@ -63,6 +67,8 @@ export class NotesFrameGuard implements FrameGate {
   private readonly syncRequests: TokenBucket;
   private readonly awarenessClients = new Set<number>();
   private appliedUpdate = false;
+  /** The sender's document status, as read for the frames being admitted (see prepare). */
+  private status: DocumentStatus | null = null;
 
   constructor(private readonly options: FrameGuardOptions) {
     const now = options.now ?? Date.now;
@@ -76,18 +82,36 @@ export class NotesFrameGuard implements FrameGate {
     return this.options.userId;
   }
 
-  admit(frame: Uint8Array | null): FrameVerdict {
-    const { store, groupId, userId } = this.options;
-    this.appliedUpdate = false;
-    if (!store.isOpen) return { kind: 'refuse', code: CLOSE_CODES.shuttingDown, reason: 'server stopping' };
-    // Rates first: they cost nothing and cut a flood before any decoding or database probe.
-    if (!this.frames.take(1)) return this.refuse(NOTES.closeRateLimited, 'too many frames');
-    if (frame === null) return this.refuse(NOTES.closeMalformed, 'text frame');
-    if (!this.bytes.take(frame.byteLength)) return this.refuse(NOTES.closeRateLimited, 'too many bytes');
-    if (!store.isMember(groupId, userId)) {
-      return { kind: 'refuse', code: CLOSE_CODES.forbidden, reason: 'not a member' };
-    }
+  /** As the frame arrives: rates first, they cost nothing and cut a flood before anything is queued. */
+  receive(frame: Uint8Array | null): FrameRefusal | null {
+    if (!this.options.store.isOpen) return { code: CLOSE_CODES.shuttingDown, reason: 'server stopping' };
+    if (!this.frames.take(1)) return this.refusal(NOTES.closeRateLimited, 'too many frames');
+    if (frame === null) return this.refusal(NOTES.closeMalformed, 'text frame');
+    if (!this.bytes.take(frame.byteLength)) return this.refusal(NOTES.closeRateLimited, 'too many bytes');
+    return null;
+  }
 
+  /**
+   * Membership and document status, read after the queued frames arrived: a member removed from the group
+   * can no longer write (or read) from its next frame on. On PostgreSQL the frames wait for the read.
+   */
+  prepare(): FrameRefusal | null | Promise<FrameRefusal | null> {
+    const { store, groupId, userId } = this.options;
+    let answer: NotesAccess | Promise<NotesAccess>;
+    try {
+      answer = store.access(groupId, userId);
+    } catch (err) {
+      return this.failedRead(err);
+    }
+    if (!(answer instanceof Promise)) return this.authorize(answer);
+    return answer.then(
+      (access) => this.authorize(access),
+      (err: unknown) => this.failedRead(err),
+    );
+  }
+
+  admit(frame: Uint8Array): FrameVerdict {
+    this.appliedUpdate = false;
     const doc = docs.get(this.options.docName);
     let decoded: NotesFrame;
     try {
@@ -101,18 +125,31 @@ export class NotesFrameGuard implements FrameGate {
       throw err;
     }
     switch (decoded.kind) {
-      case 'sync-request':
+      case 'sync-request': {
         if (!this.syncRequests.take(1)) return this.refuse(NOTES.closeRateLimited, 'too many sync requests');
-        this.options.beforeSync?.();
-        return deliver;
+        const wait = this.options.beforeSync?.();
+        return wait ? { kind: 'deliver', wait } : deliver;
+      }
       case 'awareness':
         return doc ? this.admitAwareness(doc, decoded.entries) : drop;
       case 'update':
         // A sync step 2 that brings nothing new is how a reader's client answers: only changes are writing.
-        if ((decoded.newStructs > 0 || decoded.newDeleteRanges > 0) && !this.options.mayEdit())
+        if ((decoded.newStructs > 0 || decoded.newDeleteRanges > 0) && !this.options.mayEdit(this.status))
           return this.refuse(CLOSE_CODES.forbidden, 'verification required');
         return doc ? this.admitUpdate(doc, decoded) : deliver;
     }
+  }
+
+  private authorize(access: NotesAccess): FrameRefusal | null {
+    this.status = access.status;
+    return access.member ? null : { code: CLOSE_CODES.forbidden, reason: 'not a member' };
+  }
+
+  /** The database did not answer: the client reconnects (1011) and is asked again, never let through. */
+  private failedRead(err: unknown): FrameRefusal {
+    if (!this.options.store.isOpen) return { code: CLOSE_CODES.shuttingDown, reason: 'server stopping' };
+    this.options.log.error({ err, groupId: this.options.groupId }, 'notes: reading membership failed');
+    return { code: CLOSE_CODES.serverError, reason: 'server error' };
   }
 
   /** After Yjs applied an admitted update: bound what it left pending, in size now and in time later. */

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { WebSocket } from 'ws';
+import { WebSocket } from 'ws';
 
 /** Why a frame is refused: the socket is closed with this code and reason, and the frame is not applied. */
 export interface FrameRefusal {
@@ -9,19 +9,35 @@ export interface FrameRefusal {
 
 /**
  * What happens to a frame: refused (the socket closes), delivered to Yjs (as received, or as `frame`: an
- * awareness message with other members' relayed entries taken out), or dropped quietly (nothing in it to apply).
+ * awareness message with other members' relayed entries taken out; once `wait` has settled, if set), or
+ * dropped quietly (nothing in it to apply).
  */
 export type FrameVerdict =
-  ({ kind: 'refuse' } & FrameRefusal) | { kind: 'deliver'; frame?: Uint8Array } | { kind: 'drop' };
+  | ({ kind: 'refuse' } & FrameRefusal)
+  | { kind: 'deliver'; frame?: Uint8Array; wait?: Promise<void> }
+  | { kind: 'drop' };
 
 /** The checks around each incoming frame. */
 export interface FrameGate {
-  /** Before Yjs sees the frame (null for a text frame). */
-  admit(frame: Uint8Array | null): FrameVerdict;
+  /** As a frame arrives (null for a text frame), before it is queued: the connection's rates. */
+  receive(frame: Uint8Array | null): FrameRefusal | null;
+  /**
+   * Before the frames queued so far are admitted: the sender's authorization, read after they arrived. A
+   * promise when the answer needs the database asynchronously; the frames wait for it, in order.
+   */
+  prepare(): FrameRefusal | null | Promise<FrameRefusal | null>;
+  /** Before Yjs sees the frame. */
+  admit(frame: Uint8Array): FrameVerdict;
   /** Right after Yjs applied a delivered frame (setupWSConnection's listener is synchronous). */
   settle(): FrameRefusal | null;
   /** The socket closed. */
   closed(): void;
+}
+
+interface Queued {
+  bytes: Uint8Array;
+  /** As `ws` delivered it: handed to Yjs unchanged when the gate keeps the frame whole. */
+  data: ArrayBuffer | Buffer | Buffer[];
 }
 
 /**
@@ -29,35 +45,103 @@ export interface FrameGate {
  * passed through the gate first. Closing the raw socket from an ordinary listener would not stop the Yjs
  * listener registered beside it from applying the frame; here a refused frame never reaches it, and nothing
  * after a refusal does either (ws keeps delivering frames that arrive while the close handshake runs).
+ *
+ * Frames are queued from the first one on and handed over in order: none before `start()` (the document is
+ * still loading), none while the gate's `prepare` or a verdict's `wait` is pending. The queue is bounded by
+ * the gate's rates, checked as each frame arrives. A frame still queued when the socket stops being open
+ * (closed by the client, by a refusal, or by a revoked session) is dropped: it is never applied after that.
  */
 export class GuardedSocket extends EventEmitter {
   private refused = false;
+  private started = false;
+  private busy = false;
+  private readonly queue: Queued[] = [];
+  /** Queued frames (from the front) covered by the last `prepare`. */
+  private prepared = 0;
 
   constructor(
     private readonly raw: WebSocket,
-    gate: FrameGate,
+    private readonly gate: FrameGate,
   ) {
     super();
+    // What setupWSConnection would set, set now: frames may arrive before it runs.
+    raw.binaryType = 'arraybuffer';
     raw.on('message', (data, isBinary) => {
       if (this.refused) return;
-      // Yjs speaks binary only; with binaryType 'arraybuffer' (set by setupWSConnection) data is an ArrayBuffer.
-      const frame = isBinary ? toBytes(data) : null;
-      const verdict = gate.admit(frame);
-      if (verdict.kind === 'refuse') return this.refuse(verdict);
-      if (verdict.kind === 'drop' || frame === null) return;
-      this.emit('message', verdict.frame ?? data);
-      const late = gate.settle();
-      if (late) this.refuse(late);
+      // Yjs speaks binary only; with binaryType 'arraybuffer' data is an ArrayBuffer.
+      const bytes = isBinary ? toBytes(data) : null;
+      const refusal = gate.receive(bytes);
+      if (refusal) return this.refuse(refusal);
+      if (!bytes) return;
+      this.queue.push({ bytes, data });
+      this.pump();
     });
     raw.on('close', () => {
+      this.queue.length = 0;
       gate.closed();
       this.emit('close');
     });
     raw.on('pong', () => this.emit('pong'));
   }
 
+  /** setupWSConnection listens now: frames go to it from here on. */
+  start(): void {
+    this.started = true;
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.started && !this.busy && !this.refused && this.queue.length > 0) {
+      if (this.raw.readyState !== WebSocket.OPEN) {
+        this.queue.length = 0;
+        return;
+      }
+      if (this.prepared === 0) {
+        const covered = this.queue.length;
+        const prepared = this.gate.prepare();
+        if (prepared instanceof Promise) {
+          this.busy = true;
+          void prepared.then((refusal) => {
+            this.busy = false;
+            if (this.refused) return;
+            if (refusal) return this.refuse(refusal);
+            this.prepared = covered;
+            this.pump();
+          });
+          return;
+        }
+        if (prepared) return this.refuse(prepared);
+        this.prepared = covered;
+      }
+      this.prepared -= 1;
+      const queued = this.queue.shift()!;
+      const verdict = this.gate.admit(queued.bytes);
+      if (verdict.kind === 'refuse') return this.refuse(verdict);
+      if (verdict.kind === 'drop') continue;
+      const frame = verdict.frame ?? queued.data;
+      if (verdict.wait) {
+        this.busy = true;
+        void verdict.wait.then(() => {
+          this.busy = false;
+          if (this.refused || this.raw.readyState !== WebSocket.OPEN) return;
+          this.deliver(frame);
+          this.pump();
+        });
+        return;
+      }
+      this.deliver(frame);
+    }
+  }
+
+  private deliver(frame: Uint8Array | ArrayBuffer | Buffer | Buffer[]): void {
+    this.emit('message', frame);
+    const late = this.gate.settle();
+    if (late) this.refuse(late);
+  }
+
   private refuse(refusal: FrameRefusal): void {
     this.refused = true;
+    this.queue.length = 0;
     this.raw.close(refusal.code, refusal.reason);
   }
 

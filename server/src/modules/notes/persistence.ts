@@ -1,9 +1,10 @@
 import * as Y from 'yjs';
-import { setPersistence, type WSSharedDoc } from '@y/websocket-server/utils';
+import { WSSharedDoc } from '@y/websocket-server/utils';
 import { NOTES, NOTES_FRAME_LIMITS } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
 import { cancelPendingDrop, dropPending, pendingBytes, schedulePendingDrop } from './pending';
 import type { NotesStore, StoredUpdate } from './store';
+import { WorkQueue } from './work-queue';
 
 /** More rows than this for one group and they are folded into a single snapshot row. */
 export const COMPACT_AFTER_ROWS = 200;
@@ -38,88 +39,130 @@ interface BoundDoc extends NotesBinding {
    * measured, plus the growth bound of every update admitted since (see growthBound).
    */
   bytes: number;
-  /** Every stored row up to this id is in the document (row ids grow in commit order). */
+  /** Every stored row up to this id is in the document (row ids of a group grow in commit order). */
   seenRowId: number;
+  /** The document's appends and compactions, one at a time and in order. */
+  writes: WorkQueue;
+  /** The catch-up reading now, and the one that starts after it (see catchUpFromStore). */
+  reading: Promise<number> | null;
+  readingNext: Promise<number> | null;
+  /** No connection serves it any more (writeState ran): nothing more is read into it. */
+  closed: boolean;
 }
 
-/**
- * @y/websocket-server keeps its documents and its persistence hook in module globals. The route names the
- * store of its own server here just before handing a socket over, so bindState (called with the document
- * name only) finds the right database even when tests run several servers in one process.
- */
-const bindings = new Map<string, NotesBinding>();
 const bound = new WeakMap<Y.Doc, BoundDoc>();
-let installed = false;
-
-export function registerNotesDoc(docName: string, binding: NotesBinding): void {
-  bindings.set(docName, binding);
-  if (installed) return;
-  installed = true;
-  setPersistence({ provider: null, bindState, writeState });
-}
 
 const lastId = (rows: StoredUpdate[], otherwise: number) => rows[rows.length - 1]?.id ?? otherwise;
 
 /**
- * Pending structs are never stored: they wait in memory only (see pending.ts), so drop them first. Rows other
- * nodes stored since this one last read are merged into the snapshot (the document reads them at its next
- * catch-up: until then it does not claim to have seen them).
+ * A fresh document holding every stored update of the group, then storing each later update as a row. The
+ * rows are read before the document exists anywhere a socket could reach it (doc-loader.ts), so no client
+ * ever syncs with part of the notes.
  */
-function compact(doc: Y.Doc, state: BoundDoc): void {
-  if (!state.store.isOpen) return;
-  const dropped = dropPending(doc);
-  if (dropped > 0)
-    state.log.warn({ groupId: state.groupId, bytes: dropped }, 'notes: dropped pending updates');
-  const own = Y.encodeStateAsUpdate(doc);
-  const written = state.store.compact(state.groupId, state.seenRowId, (unseen) =>
-    unseen.length ? Y.mergeUpdates([own, ...unseen]) : own,
-  );
-  if (written.unseen === 0) state.seenRowId = written.id;
-  state.rows = 1;
-  state.bytes = written.snapshot.byteLength;
-}
-
-/** Loads every stored update into the fresh document, then appends each later update as a row. */
-function bindState(docName: string, doc: WSSharedDoc): void {
-  const binding = bindings.get(docName);
-  if (!binding) return;
-  const rows = binding.store.load(binding.groupId);
+export async function loadNotesDoc(docName: string, binding: NotesBinding): Promise<WSSharedDoc> {
+  const rows = await binding.store.load(binding.groupId);
+  const doc = new WSSharedDoc(docName);
+  doc.gc = true;
   if (rows.length) Y.applyUpdate(doc, Y.mergeUpdates(rows.map((row) => row.update)));
   // Rows saved before pending structs were dropped at compaction may hold some; they can never resolve.
   const stale = dropPending(doc);
   if (stale > 0)
     binding.log.warn({ groupId: binding.groupId, bytes: stale }, 'notes: dropped stored pending');
-  const state: BoundDoc = { ...binding, rows: rows.length, bytes: 0, seenRowId: lastId(rows, 0) };
-  state.bytes = encodedSize(doc);
+  const state: BoundDoc = {
+    ...binding,
+    rows: rows.length,
+    bytes: encodedSize(doc),
+    seenRowId: lastId(rows, 0),
+    writes: new WorkQueue(),
+    reading: null,
+    readingNext: null,
+    closed: false,
+  };
   bound.set(doc, state);
   doc.on('update', (update: Uint8Array, origin: unknown) => {
     if (origin === STORED_ELSEWHERE || !state.store.isOpen) return;
-    try {
-      const id = state.store.append(state.groupId, update);
-      // The next id after the last one read: no other node stored a row in between, so none is unseen.
-      if (id === state.seenRowId + 1) state.seenRowId = id;
-      state.rows += 1;
-      if (state.rows > COMPACT_AFTER_ROWS) compact(doc, state);
-    } catch (err) {
-      state.log.error({ err, groupId: state.groupId }, 'storing a notes update failed');
-    }
-    // After the row is stored: a node that cannot apply this (it missed an earlier one) reads the database.
-    state.peers?.applied(state.groupId, update);
+    void state.writes.run(() => storeUpdate(doc, state, update));
   });
-  state.peers?.loaded(state.groupId, doc);
+  return doc;
+}
+
+/** The document serves its first connection: from now on it hears what other nodes store. */
+export function notesDocOpened(doc: WSSharedDoc): void {
+  const state = bound.get(doc);
+  state?.peers?.loaded(state.groupId, doc);
+}
+
+async function storeUpdate(doc: Y.Doc, state: BoundDoc, update: Uint8Array): Promise<void> {
+  try {
+    const id = await state.store.append(state.groupId, update);
+    // The next id after the last one read: no other node stored a row in between, so none is unseen.
+    if (id === state.seenRowId + 1) state.seenRowId = id;
+    state.rows += 1;
+    if (state.rows > COMPACT_AFTER_ROWS) await compact(doc, state);
+  } catch (err) {
+    state.log.error({ err, groupId: state.groupId }, 'storing a notes update failed');
+  }
+  // After the row is stored: a node that cannot apply this (it missed an earlier one) reads the database.
+  state.peers?.applied(state.groupId, update);
+}
+
+/**
+ * Pending structs are never stored: they wait in memory only (see pending.ts), so they are dropped first.
+ * Rows other nodes stored since this one last read are merged into the snapshot (the document reads them
+ * at its next catch-up: until then it does not claim to have seen them). Runs on the document's write queue.
+ */
+async function compact(doc: Y.Doc, state: BoundDoc): Promise<void> {
+  if (!state.store.isOpen) return;
+  let encodedBytes = 0;
+  let boundAtEncode = 0;
+  const written = await state.store.compact(state.groupId, state.seenRowId, (unseen) => {
+    // Inside the store's transaction, so the snapshot holds every edit applied until then.
+    const dropped = dropPending(doc);
+    if (dropped > 0)
+      state.log.warn({ groupId: state.groupId, bytes: dropped }, 'notes: dropped pending updates');
+    const own = Y.encodeStateAsUpdate(doc);
+    encodedBytes = own.byteLength;
+    boundAtEncode = state.bytes;
+    return unseen.length ? Y.mergeUpdates([own, ...unseen]) : own;
+  });
+  if (written.unseen === 0) state.seenRowId = Math.max(state.seenRowId, written.id);
+  state.rows = 1;
+  // Measured at the encode, plus what was admitted while the transaction finished.
+  state.bytes = encodedBytes + Math.max(0, state.bytes - boundAtEncode);
 }
 
 /**
  * Applies what other nodes stored since this document last read the database. Yjs updates are idempotent
  * and commutative, so rows it already holds (its own, or ones Redis brought) change nothing. The rows were
- * checked by the node that stored them, like the ones bindState loads. Returns the rows read.
+ * checked by the node that stored them, like the ones loadNotesDoc reads. Resolves with the rows read.
+ * A caller gets a read that starts after its call: while one runs, the next waits for it.
  */
-export function catchUpFromStore(doc: Y.Doc): number {
+export function catchUpFromStore(doc: Y.Doc): Promise<number> {
   const state = bound.get(doc);
-  if (!state?.store.isOpen) return 0;
-  const rows = state.store.load(state.groupId, state.seenRowId);
-  if (!rows.length) return 0;
-  state.seenRowId = lastId(rows, state.seenRowId);
+  if (!state || state.closed || !state.store.isOpen) return Promise.resolve(0);
+  if (!state.reading) {
+    const reading = readMissed(doc, state);
+    state.reading = reading;
+    const done = () => {
+      if (state.reading === reading) state.reading = null;
+    };
+    reading.then(done, done);
+    return reading;
+  }
+  if (!state.readingNext) {
+    const next = () => {
+      state.readingNext = null;
+      return catchUpFromStore(doc);
+    };
+    state.readingNext = state.reading.then(next, next);
+  }
+  return state.readingNext;
+}
+
+async function readMissed(doc: Y.Doc, state: BoundDoc): Promise<number> {
+  const rows = await state.store.load(state.groupId, state.seenRowId);
+  if (!rows.length || state.closed) return 0;
+  state.seenRowId = Math.max(state.seenRowId, lastId(rows, 0));
   // Mostly rows the document holds already (its own, or ones Redis brought): measured again (O(document))
   // only when something was new.
   if (applyStoredElsewhere(doc, state, Y.mergeUpdates(rows.map((row) => row.update))))
@@ -134,7 +177,7 @@ export function catchUpFromStore(doc: Y.Doc): number {
  */
 export function applyPeerUpdate(doc: Y.Doc, update: Uint8Array, shape: UpdateShape): void {
   const state = bound.get(doc);
-  if (!state?.store.isOpen) return;
+  if (!state?.store.isOpen || state.closed) return;
   state.bytes += growthBound(shape);
   applyStoredElsewhere(doc, state, update);
 }
@@ -163,19 +206,23 @@ function applyStoredElsewhere(doc: Y.Doc, state: BoundDoc, update: Uint8Array): 
   return changed;
 }
 
-/** Called when the last connection of a document closes: leave the group with one compact row. */
-function writeState(docName: string, doc: WSSharedDoc): Promise<void> {
+/**
+ * The last connection of a document closed: it stops hearing other nodes, finishes its writes, and leaves
+ * the group with one compact row. Resolves when all of that is done (a later load of the group waits).
+ */
+export async function closeNotesDoc(doc: WSSharedDoc): Promise<void> {
   const state = bound.get(doc);
   cancelPendingDrop(doc);
-  // The next connection registers again right before it opens the document anew.
-  if (state && bindings.get(docName)?.store === state.store) bindings.delete(docName);
-  state?.peers?.unloaded(state.groupId, doc);
-  try {
-    if (state && state.rows > 1) compact(doc, state);
-  } catch (err) {
-    state?.log.error({ err, groupId: state.groupId }, 'compacting notes failed');
-  }
-  return Promise.resolve();
+  if (!state) return;
+  state.closed = true;
+  state.peers?.unloaded(state.groupId, doc);
+  await state.writes.run(async () => {
+    try {
+      if (state.rows > 1) await compact(doc, state);
+    } catch (err) {
+      state.log.error({ err, groupId: state.groupId }, 'compacting notes failed');
+    }
+  });
 }
 
 /** The exact size a joiner would receive, pending structs included (encodeStateAsUpdate merges them in). */

@@ -11,7 +11,7 @@ import {
   SERVER_MSG,
   accessLevel,
 } from '@campus/protocol';
-import type { SqliteAppDeps } from '../../deps';
+import type { AppDeps } from '../../deps';
 import { RevocableWebSocket } from '../../lib/auth/revocable-web-socket';
 import { sessionIdFromToken } from '../../lib/auth/session-token';
 import { validateSessionToken } from '../../lib/auth/sessions';
@@ -19,7 +19,8 @@ import { openNotesConnection } from './connection';
 import { NotesCrossNode } from './cross-node';
 import { newClientBudget } from './frame-guard';
 import { KeyedBuckets } from './keyed-buckets';
-import { isNotesMember, NOTES_GROUP_ID, NotesStore } from './store';
+import { openNotesStore } from './open-store';
+import { isNotesMember, NOTES_GROUP_ID } from './store';
 
 const TOKEN = /^[A-Za-z0-9]{16,128}$/;
 
@@ -43,8 +44,9 @@ function tokenFrom(protocols: readonly string[]): string | null {
  * so a refused client gets a plain 401/403 and never a socket. A member whose account is limited by the
  * access policy may open and read the notes; an edit from it closes the socket with 4403 (frame-guard.ts).
  */
-export function notesRoutes(deps: SqliteAppDeps) {
-  const store = new NotesStore(deps);
+export function notesRoutes(deps: AppDeps) {
+  // SQLite's handle, or PostgreSQL (DATABASE_URL) through the server's Kysely.
+  const store = openNotesStore(deps);
   // With REDIS_URL, members on other nodes edit the same notes: their updates come and go through Redis.
   const peers =
     deps.redis && deps.config.redis
@@ -128,12 +130,9 @@ export function notesRoutes(deps: SqliteAppDeps) {
             now: deps.now,
             newClientsPerMember,
             peers,
-            // Read fresh per edit, so an admin's verification lets an open socket write at once.
-            mayEdit: () =>
-              accessLevel(
-                store.documentStatus(userId) ?? 'pending_submission',
-                deps.config.verificationPolicy,
-              ) === 'full',
+            // With the status read for each edit: an admin's verification lets an open socket write at once.
+            mayEdit: (status) =>
+              accessLevel(status ?? 'pending_submission', deps.config.verificationPolicy) === 'full',
           });
         },
       },

@@ -1,6 +1,4 @@
-import type SQLite from 'better-sqlite3';
 import type { DocumentStatus } from '@campus/protocol';
-import type { SqliteAppDeps } from '../../deps';
 import { sql, type ReadTx } from '../../realtime/transaction';
 
 /** Group ids are server-made UUIDs; anything else cannot name a group and never reaches a query. */
@@ -32,85 +30,37 @@ export interface Compacted {
   unseen: number;
 }
 
+/** What a connection's frames are admitted on: still a member, and the account's document status. */
+export interface NotesAccess {
+  member: boolean;
+  /** null: no such user (any more). */
+  status: DocumentStatus | null;
+}
+
+/** Builds the snapshot from the rows of the group this node has not read (called inside the compaction). */
+export type SnapshotWith = (unseen: Uint8Array[]) => Uint8Array;
+
 /**
- * The rows of group_notes_updates, through raw better-sqlite3 statements: y-websocket-server opens a document
- * synchronously (bindState returns void), so loading it must not await. Every statement uses `.run()` or
- * `.all()`, never `.get()` on a writing statement, so none stays open and blocks WAL checkpoints.
- * These run only from socket events, Redis messages and timers (each its own macrotask), never after an
- * `await`, while the engine's commits finish within one turn: so they cannot land inside another commit's
- * open transaction.
- * That is why this file is the one place in modules/ allowed raw statements (eslint.config.js).
+ * The rows of group_notes_updates and the per-frame authorization read, on SQLite (sqlite-store.ts) or
+ * PostgreSQL (pg-store.ts). Every row of a group is written in commit order of its id: a node that has read
+ * every row up to id N has everything stored before N, which is what `seenRowId` (persistence.ts) relies on.
  */
-export class NotesStore {
-  private readonly selectRows: SQLite.Statement<[string, number], { id: number; update_data: Buffer }>;
-  private readonly insertRow: SQLite.Statement<[string, Buffer, number]>;
-  private readonly deleteRows: SQLite.Statement<[string]>;
-  private readonly memberRow: SQLite.Statement<[string, string], { one: number }>;
-  private readonly statusRow: SQLite.Statement<[string], { document_status: DocumentStatus }>;
-  private readonly compactTx: SQLite.Transaction<
-    (groupId: string, seenId: number, snapshotWith: (unseen: Uint8Array[]) => Uint8Array) => Compacted
-  >;
-
-  private readonly sqlite: SQLite.Database;
-  private readonly now: () => number;
-
-  constructor(deps: Pick<SqliteAppDeps, 'sqlite' | 'now'>) {
-    const sqlite = (this.sqlite = deps.sqlite);
-    this.now = deps.now;
-    this.selectRows = sqlite.prepare(
-      'SELECT id, update_data FROM group_notes_updates WHERE group_id = ? AND id > ? ORDER BY id',
-    );
-    this.insertRow = sqlite.prepare(
-      'INSERT INTO group_notes_updates (group_id, update_data, created_ms) VALUES (?, ?, ?)',
-    );
-    this.deleteRows = sqlite.prepare('DELETE FROM group_notes_updates WHERE group_id = ?');
-    this.memberRow = sqlite.prepare(memberSql);
-    this.statusRow = sqlite.prepare('SELECT document_status FROM users WHERE id = ?');
-    this.compactTx = sqlite.transaction(
-      (groupId: string, seenId: number, snapshotWith: (unseen: Uint8Array[]) => Uint8Array) => {
-        // Rows another node stored since this one last read are folded in, or deleting them would lose them.
-        const unseen = this.load(groupId, seenId).map((row) => row.update);
-        const snapshot = snapshotWith(unseen);
-        this.deleteRows.run(groupId);
-        const id = Number(this.insertRow.run(groupId, Buffer.from(snapshot), this.now()).lastInsertRowid);
-        return { snapshot, id, unseen: unseen.length };
-      },
-    );
-  }
-
+export interface NotesStore {
   /** False once the server has closed the database: late close handlers then have nothing to write. */
-  get isOpen(): boolean {
-    return this.sqlite.open;
-  }
-
-  /** Per frame, synchronously (the frame guard cannot await); from the upgrade route use `isNotesMember`. */
-  isMember(groupId: string, userId: string): boolean {
-    return this.memberRow.all(groupId, userId).length > 0;
-  }
-
-  /** The user's document status now, for the access policy (per edit, by primary key); null: no such user. */
-  documentStatus(userId: string): DocumentStatus | null {
-    return this.statusRow.all(userId)[0]?.document_status ?? null;
-  }
-
-  /** The group's rows after row `afterId` (0: all of them), in order. */
-  load(groupId: string, afterId = 0): StoredUpdate[] {
-    return this.selectRows
-      .all(groupId, afterId)
-      .map((row) => ({ id: row.id, update: new Uint8Array(row.update_data) }));
-  }
-
-  /** Stores one update; returns its row id. */
-  append(groupId: string, update: Uint8Array): number {
-    return Number(this.insertRow.run(groupId, Buffer.from(update), this.now()).lastInsertRowid);
-  }
-
+  readonly isOpen: boolean;
   /**
-   * Replaces every row of the group with one snapshot, atomically: `snapshotWith` gets the rows after
-   * `seenId` and returns the snapshot. IMMEDIATE, so no other node (another connection to the same file)
-   * can store a row between the read and the delete.
+   * Membership and document status now, read after the call (never a cached answer), for the frames a
+   * connection received before it. SQLite answers in the caller's turn (primary-key probes); PostgreSQL
+   * with a query shared by every connection that asked while the previous one ran.
    */
-  compact(groupId: string, seenId: number, snapshotWith: (unseen: Uint8Array[]) => Uint8Array): Compacted {
-    return this.compactTx.immediate(groupId, seenId, snapshotWith);
-  }
+  access(groupId: string, userId: string): NotesAccess | Promise<NotesAccess>;
+  /** The group's rows after row `afterId` (0: all of them), in order. */
+  load(groupId: string, afterId?: number): Promise<StoredUpdate[]>;
+  /** Stores one update; resolves with its row id. */
+  append(groupId: string, update: Uint8Array): Promise<number>;
+  /**
+   * Replaces every row of the group with one snapshot, atomically against every node: `snapshotWith` gets
+   * the rows after `seenId` and returns the snapshot; no row can be stored between that read and the delete.
+   */
+  compact(groupId: string, seenId: number, snapshotWith: SnapshotWith): Promise<Compacted>;
 }
