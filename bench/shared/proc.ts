@@ -63,3 +63,23 @@ export function machineBusyMicros(before: Map<string, CpuTimes>, after: Map<stri
   const b = after.get('cpu');
   return a && b ? ((b.busy - a.busy) * 1_000_000) / CLK_TCK : 0;
 }
+
+/** CPU time (user + system, µs) of these processes now, by pid (one that has ended is left out). */
+export function cpuMicrosOf(pids: readonly number[]): Map<number, number> {
+  const found = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      found.set(pid, processCpuMicros(pid));
+    } catch {
+      // Ended since it was listed.
+    }
+  }
+  return found;
+}
+
+/** CPU time (µs) the processes of two `cpuMicrosOf` readings used in between. */
+export function cpuMicrosBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? micros);
+  return total;
+}

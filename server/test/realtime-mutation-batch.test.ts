@@ -208,6 +208,39 @@ describe('MutationBatch (adaptive group commit)', () => {
     ]);
   });
 
+  it('a resend of a mutation still queued joins it: applied once, answered on each connection in its order', async () => {
+    const { batch, commits, rowsByCommit, holdNextCommit } = setup();
+    const first = new FakeSender('u1');
+    const again = new FakeSender('u1');
+    const other = new FakeSender('u2');
+    const release = holdNextCommit();
+    batch.add(first, message('busy', 'hi', 'dev-x'));
+    await vi.advanceTimersByTimeAsync(0);
+    // Behind the commit in flight: the device's outbox, then all of it again on its next connection (the
+    // first one was cut) with the busy one first, and another user's frame claiming the same device and mid
+    // (queued on its own).
+    batch.add(first, message('a', 'hi', 'dev-a'));
+    batch.add(first, message('b', 'hi', 'dev-a'));
+    mid = 0;
+    batch.add(again, message('busy', 'hi', 'dev-x'));
+    batch.add(again, message('a', 'hi', 'dev-a'));
+    batch.add(again, message('b', 'hi', 'dev-a'));
+    mid = 1;
+    batch.add(other, message('a', 'hi', 'dev-a'));
+    release();
+    await batch.settle();
+    expect(commits()).toBe(2);
+    expect(rowsByCommit().map((r) => r.id)).toEqual(['busy', 'a', 'b']);
+    const ack = (deviceId: string, n: number) => ({ type: 'ack', deviceId, mid: n });
+    expect(first.answers).toEqual([ack('dev-x', 1), ack('dev-a', 2), ack('dev-a', 3)]);
+    // In the order sent, the resend of the committed one (answered by the exactly-once check) included.
+    expect(again.answers).toEqual([ack('dev-x', 1), ack('dev-a', 2), ack('dev-a', 3)]);
+    // Not joined to u1's: refused by the exactly-once check, as another user's device.
+    expect(other.answers).toEqual([
+      expect.objectContaining({ type: 'message_error', code: 'badFrame', deviceId: 'dev-a', mid: 2 }),
+    ]);
+  });
+
   it('a mutation refused on its own (no savepoint) leaves nothing behind and is answered the same again', async () => {
     const { batch, commits, rowsByCommit, published } = setup();
     const ann = new FakeSender('u1');

@@ -56,21 +56,15 @@ export const exactlyOnce = {
     return { ok: false, code, error: stored.error, context: stored.context, ...groupOf(whereOf(frame)) };
   },
 
+  // Queued, not awaited (Tx.queue): nothing reads their answer, and on PostgreSQL each awaited statement
+  // is a round trip under the deployment's write lock. A failure still fails the savepoint or the commit.
   async applied(tx: Tx, frame: MutationFrame, userId: string): Promise<void> {
-    await tx.run(saveDeviceSql, frame.deviceId, userId, frame.mid, tx.now);
+    tx.queue(saveDeviceSql, frame.deviceId, userId, frame.mid, tx.now);
   },
 
   async refused(tx: Tx, frame: MutationFrame, userId: string, outcome: MutationRefusal): Promise<void> {
-    await tx.run(
-      saveRejectSql,
-      frame.deviceId,
-      frame.mid,
-      outcome.code,
-      outcome.error,
-      outcome.context,
-      tx.now,
-    );
-    await tx.run(saveDeviceSql, frame.deviceId, userId, frame.mid, tx.now);
+    tx.queue(saveRejectSql, frame.deviceId, frame.mid, outcome.code, outcome.error, outcome.context, tx.now);
+    tx.queue(saveDeviceSql, frame.deviceId, userId, frame.mid, tx.now);
   },
 };
 

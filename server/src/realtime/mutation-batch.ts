@@ -16,6 +16,8 @@ import type { Transactor, Tx } from './transaction';
 interface Queued {
   conn: MutationSender;
   frame: MutationFrame;
+  /** A resend of this mutation, queued earlier in the same batch (see add): answered with its outcome. */
+  joins?: Queued;
 }
 
 /**
@@ -35,6 +37,8 @@ interface Queued {
  */
 export class MutationBatch {
   private queue: Queued[] = [];
+  /** The queued mutations (not yet in a commit) by device and mid, for add() to join a resend to. */
+  private readonly waiting = new Map<string, Queued>();
   /** A flush is due (setImmediate or the window's timer) for what is queued. */
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
@@ -51,7 +55,20 @@ export class MutationBatch {
   ) {}
 
   add(conn: MutationSender, frame: MutationFrame): void {
-    this.queue.push({ conn, frame });
+    // A device resends its whole outbox on every new connection, so behind a slow commit (PostgreSQL: one
+    // writer at a time across the deployment) a flaky network queued the same mutations once per connection,
+    // each applied again as a duplicate after the socket it would be answered on had closed: the queue grew
+    // faster than the commits drained it, and no ack reached a live socket (issue 14's fault test, on
+    // PostgreSQL). A resend of a mutation still waiting here joins it instead: applied once, at its first
+    // arrival (so a device's mutations keep their order), and answered in the resend's own place with that
+    // outcome (so each connection's answers keep its frames' order). Only the same user's: a mutation is
+    // applied as its connection's user, whatever device id a frame claims.
+    const key = `${frame.deviceId}\u0000${frame.mid}`;
+    const first = this.waiting.get(key);
+    const joins = first && first.conn.userId === conn.userId ? first : undefined;
+    const item: Queued = joins ? { conn, frame, joins } : { conn, frame };
+    this.queue.push(item);
+    if (!first) this.waiting.set(key, item);
     // While a commit is in flight its end starts the next one with everything queued meanwhile.
     if (this.scheduled || this.inFlight) return;
     this.scheduled = true;
@@ -74,6 +91,7 @@ export class MutationBatch {
     if (this.inFlight) return this.inFlight;
     const batch = this.queue;
     this.queue = [];
+    this.waiting.clear();
     if (!batch.length || this.isClosed()) return Promise.resolve();
     const run = this.run(batch).finally(() => {
       this.inFlight = undefined;
@@ -105,26 +123,29 @@ export class MutationBatch {
   }
 
   private async apply(batch: readonly Queued[]): Promise<void> {
+    // A resend that joined a mutation is not applied: the mutation it joined is, earlier in this batch
+    // (add() joins only what is still queued, and a flush takes the whole queue).
+    const work = batch.filter((item) => !item.joins);
     let outcomes: MutationOutcome[];
     try {
       outcomes =
-        batch.length === 1
-          ? [await this.applyAlone(batch[0]!)]
+        work.length === 1
+          ? [await this.applyAlone(work[0]!)]
           : await this.transactor.commit(async (tx) => {
               const results: MutationOutcome[] = [];
-              for (const item of batch) results.push(await this.applyOne(tx, item));
+              for (const item of work) results.push(await this.applyOne(tx, item));
               return results;
             });
     } catch (err) {
       this.log.error({ err }, 'mutation batch failed');
-      outcomes = batch.map(({ frame }) => refusal('internal', undefined, this.where(frame)));
+      outcomes = work.map(({ frame }) => refusal('internal', undefined, this.where(frame)));
     }
-    for (let i = 0; i < batch.length; i++) {
-      const { conn, frame } = batch[i]!;
-      const outcome = outcomes[i]!;
-      const { deviceId, mid } = frame;
-      if (outcome.ok) conn.sendAfterChanges({ type: 'ack', deviceId, mid });
-      else conn.sendAfterChanges(errorFrame(outcome, deviceId, mid));
+    const outcomeOf = new Map(work.map((item, i) => [item, outcomes[i]!]));
+    for (const item of batch) {
+      const outcome = outcomeOf.get(item.joins ?? item)!;
+      const { deviceId, mid } = item.frame;
+      if (outcome.ok) item.conn.sendAfterChanges({ type: 'ack', deviceId, mid });
+      else item.conn.sendAfterChanges(errorFrame(outcome, deviceId, mid));
     }
   }
 
@@ -159,10 +180,20 @@ export class MutationBatch {
   /** The exactly-once check, the access policy, the handler and the device's bookkeeping; throws a refusal. */
   private async applyUnguarded(tx: Tx, { conn, frame }: Queued): Promise<MutationOutcome> {
     const userId = conn.userId;
-    const seen = await exactlyOnce.seen(tx, frame, userId, this.where);
+    // The access policy's read is asked together with the exactly-once check (on PostgreSQL the two go in
+    // one round trip, and every round trip is spent under the deployment's write lock), but counts only
+    // after it: a resend of what was applied before is acknowledged again whatever the user's status now.
+    const policy =
+      this.handler(frame).access === 'participation'
+        ? this.participation(tx, userId).then(
+            () => undefined,
+            (error: unknown) => ({ error }),
+          )
+        : undefined;
+    const seen = await exactlyOnce.seen(tx, frame, userId, this.where).finally(() => policy);
     if (seen) return seen;
-    // After the exactly-once check: a resend of what was applied before is acknowledged again.
-    if (this.handler(frame).access === 'participation') await this.participation(tx, userId);
+    const refused = await policy;
+    if (refused) throw refused.error;
     await this.handler(frame).apply(tx, frame, { userId });
     await exactlyOnce.applied(tx, frame, userId);
     return APPLIED;

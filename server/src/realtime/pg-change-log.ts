@@ -78,7 +78,11 @@ function seqOf(row: { seq: number | string | null } | undefined): number | undef
 
 /** Appends entries and their audiences (in the caller's transaction). */
 export async function appendEntries(q: PgQueryable, entries: readonly LogAppend[]): Promise<void> {
-  if (!entries.length) return;
+  if (entries.length) await q.query(appendStatement(entries));
+}
+
+/** The append of `entries` as one statement, for a caller that sends it without waiting (PgTransactor). */
+export function appendStatement(entries: readonly LogAppend[]): pg.QueryConfig {
   const audiences: string[] = [];
   const audienceSeqs: number[] = [];
   for (const entry of entries)
@@ -86,7 +90,7 @@ export async function appendEntries(q: PgQueryable, entries: readonly LogAppend[
       audiences.push(audience);
       audienceSeqs.push(entry.seq);
     }
-  await q.query({
+  return {
     ...APPEND,
     values: [
       entries.map((e) => e.seq),
@@ -96,7 +100,7 @@ export async function appendEntries(q: PgQueryable, entries: readonly LogAppend[
       audiences,
       audienceSeqs,
     ],
-  });
+  };
 }
 
 /** Replaces an entry's type and payload; its seq and audiences stay (a pruned seq is left alone). */

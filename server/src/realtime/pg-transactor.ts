@@ -5,7 +5,7 @@ import { WriteLock } from '../lib/db/write-lock';
 import type { Audience } from './audiences';
 import type { ChangeBus, CommittedChange } from './bus';
 import {
-  appendEntries,
+  appendStatement,
   entriesBetweenSql,
   floorSeq,
   pgChangeLog,
@@ -38,6 +38,25 @@ export interface PgTransactorOptions {
    * frozen or cut off mid-commit): it would otherwise hold the lock every node's commits wait for.
    */
   idleInTransactionMs?: number;
+  /**
+   * Whether a commit's statements that nobody waits on (SAVEPOINT, the log's appends, `tx.queue`'s writes,
+   * COMMIT after the last append) are sent without waiting for the answers before them, in pg's pipeline
+   * mode on the commit's connection. Default on. Off: each waits for the one before, one round trip each,
+   * as before pipelining (bench/store-throughput.ts's baseline).
+   */
+  pipeline?: boolean;
+}
+
+/**
+ * What a commit sent without waiting for the answer: the last such statement (answers come in order, so
+ * when it is answered all are), and the first failure among them. One per commit, so an answer arriving
+ * late (a dropped connection errs every queued statement) can never mark the next commit.
+ */
+interface Unawaited {
+  last?: Promise<void>;
+  failure?: { error: unknown };
+  /** Without pipelining: the last statement issued, answered or not, which the next one waits for. */
+  tail?: Promise<void>;
 }
 
 /** Whether the commit or read a `tx` was handed out for is still running. */
@@ -78,6 +97,17 @@ const translations = new Map<string, Translated>();
  * starts. `emit` is synchronous, so appends are queued and written in one statement before the
  * transaction's next statement, savepoint or COMMIT. A failed statement aborts a PostgreSQL transaction (on
  * SQLite only the statement is undone): recover from one only around `tx.savepoint`.
+ *
+ * The lock is held for every round trip of the commit, so the deployment's write rate is about one over a
+ * commit's round trips. What nobody needs an answer to is therefore pipelined (sent at once, behind what was
+ * sent before, on the same connection): SAVEPOINT goes out with the savepoint's first statement, the log's
+ * appends and `tx.queue`'s writes with the next statement waited on, COMMIT with the last append. The
+ * answers come back in order, so a failure among them shows at the next statement waited on (PostgreSQL
+ * has aborted the transaction, and that statement fails too); it is thrown there as the cause, and a
+ * savepoint waits for its own writes' answers at its end (RELEASE), so a failure undoes only it, as before.
+ * The lock stays over the whole commit rather than only seq assignment and the append: the features count
+ * on commits running one at a time, as on SQLite (exactly-once, membership and limit checks read, then
+ * write), and `nextSeq()` goes into their rows and payloads before anything is appended.
  */
 export class PgTransactor implements EngineTransactor {
   /** The log's reads on the pool (the Redis bus's gap reads; `readLog` for a pull in one snapshot). */
@@ -96,6 +126,8 @@ export class PgTransactor implements EngineTransactor {
   private after: (() => void)[] = [];
   /** Emitted but not yet written: flushed before the transaction's next statement. */
   private unflushed: LogAppend[] = [];
+  /** The open commit's statements sent without waiting for them. */
+  private unawaited: Unawaited = {};
   private pruning = false;
 
   private constructor(
@@ -211,6 +243,7 @@ export class PgTransactor implements EngineTransactor {
   private async transact<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const start = this.seq;
     const scope: TxScope = { open: true };
+    this.unawaited = {};
     let result: T;
     try {
       result = await this.onClient(async (client) => {
@@ -219,8 +252,9 @@ export class PgTransactor implements EngineTransactor {
           const value = await this.inside.run(scope, () =>
             fn(this.makeTx(client, scope, this.options.now())),
           );
-          await this.flush(client);
-          const done = await client.query('COMMIT');
+          // The last append and COMMIT in one round trip.
+          this.flush(client);
+          const done = await this.ask(client, { text: 'COMMIT' });
           // An error swallowed inside `fn` aborted the transaction: PostgreSQL then answers COMMIT by
           // rolling back, and nothing of it may be published.
           if (done.command !== 'COMMIT')
@@ -228,8 +262,11 @@ export class PgTransactor implements EngineTransactor {
           return value;
         } finally {
           scope.open = false;
+          // Without pipelining a statement may still wait its turn: onClient's ROLLBACK must come after it,
+          // or it would run after the transaction, on its own. (Pipelined, everything is sent already.)
+          await this.unawaited.tail;
         }
-      });
+      }, this.options.pipeline !== false);
     } catch (error) {
       // Rolled back (onClient), or the connection dropped: a COMMIT that did land is adopted by the next
       // commit, which reads the log from `start` on.
@@ -282,14 +319,19 @@ export class PgTransactor implements EngineTransactor {
     this.seq = latest;
   }
 
-  /** Runs `work` on a pooled client; rolls back on failure and destroys a client that cannot. */
-  private async onClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` on a pooled client; rolls back on failure and destroys a client that cannot. `pipelined`:
+   * in pg's pipeline mode while checked out (a commit), back to one statement at a time for the pool's
+   * other users (Kysely) before it returns to the pool.
+   */
+  private async onClient<T>(work: (client: pg.PoolClient) => Promise<T>, pipelined = false): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
     // pg's pool listens for a client's errors only while it is idle: a connection dropping while checked
     // out (between two statements) would otherwise be an uncaught 'error' event, which ends the process.
     const onError = () => (broken = true);
     client.on('error', onError);
+    if (pipelined) setPipelineMode(client, true);
     try {
       return await work(client);
     } catch (error) {
@@ -301,6 +343,8 @@ export class PgTransactor implements EngineTransactor {
       }
       throw error;
     } finally {
+      // Every statement sent has been answered by now (COMMIT or ROLLBACK was the last, waited on).
+      if (pipelined) setPipelineMode(client, false);
       client.removeListener('error', onError);
       client.release(broken);
     }
@@ -333,12 +377,70 @@ export class PgTransactor implements EngineTransactor {
     this.options.bus.publish(items);
   }
 
-  /** Writes the queued appends (one statement): before any other statement, so reads see them. */
-  private async flush(client: pg.PoolClient): Promise<void> {
+  /**
+   * Sends the queued appends (one statement) without waiting: before any other statement, so reads see
+   * them, and answered with the next statement waited on.
+   */
+  private flush(client: pg.PoolClient): void {
     if (!this.unflushed.length) return;
     const entries = this.unflushed;
     this.unflushed = [];
-    await appendEntries(client, entries);
+    this.send(client, appendStatement(entries));
+  }
+
+  /** Issues a statement of the open commit: at once when pipelined, else after the one before it. */
+  private issue<Row extends pg.QueryResultRow>(
+    client: pg.PoolClient,
+    statement: pg.QueryConfig,
+  ): Promise<pg.QueryResult<Row>> {
+    if (this.options.pipeline !== false) return client.query<Row>(statement);
+    // One at a time, in order, as before pipelining: pg's own queue for a busy client is deprecated.
+    const sent = this.unawaited;
+    const result = (sent.tail ?? Promise.resolve()).then(() => client.query<Row>(statement));
+    sent.tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+
+  /** Sends a statement of the open commit without waiting for its answer (see the class comment). */
+  private send(client: pg.PoolClient, statement: pg.QueryConfig): void {
+    const sent = this.unawaited;
+    sent.last = this.issue(client, statement).then(
+      () => undefined,
+      (error: unknown) => {
+        sent.failure ??= { error };
+      },
+    );
+  }
+
+  /**
+   * A statement of the open commit whose answer is waited for. Everything sent before it is answered
+   * first: if one of those failed, PostgreSQL aborted the transaction and this one fails too, and the
+   * earlier failure (the cause) is what is thrown.
+   */
+  private async ask<Row extends pg.QueryResultRow>(
+    client: pg.PoolClient,
+    statement: pg.QueryConfig,
+  ): Promise<pg.QueryResult<Row>> {
+    const sent = this.unawaited;
+    let result: pg.QueryResult<Row>;
+    try {
+      result = await this.issue<Row>(client, statement);
+    } catch (error) {
+      throw sent.failure ? sent.failure.error : error;
+    }
+    // Not expected (a failure aborts the transaction, so this one would have failed), but never lost.
+    if (sent.failure) throw sent.failure.error;
+    return result;
+  }
+
+  /** Waits until everything the open commit sent is answered; throws the first failure among it. */
+  private async settle(): Promise<void> {
+    const sent = this.unawaited;
+    if (sent.last) await sent.last;
+    if (sent.failure) throw sent.failure.error;
   }
 
   private emit(draft: ChangeDraft, audiences: readonly Audience[]): Change {
@@ -355,25 +457,22 @@ export class PgTransactor implements EngineTransactor {
   private async redact(client: pg.PoolClient, seq: number, replacement: ChangeDraft): Promise<void> {
     const change = { ...replacement, seq } as Change;
     const json = JSON.stringify(change);
-    await this.flush(client);
-    await redactEntry(client, seq, change.type, json);
+    this.flush(client);
+    await redactEntry({ query: (statement) => this.ask(client, statement) }, seq, change.type, json);
     const queued = this.pending.findIndex((item) => item.change.seq === seq);
     if (queued >= 0)
       this.pending[queued] = { ...this.pending[queued]!, change, json, frame: Buffer.from(json) };
   }
 
-  private async query<Row extends pg.QueryResultRow>(
+  private query<Row extends pg.QueryResultRow>(
     client: pg.PoolClient,
     scope: TxScope,
     query: Query<unknown>,
     params: readonly SqlParam[],
   ): Promise<pg.QueryResult<Row>> {
     if (!scope.open) throw new Error('the transaction is over: await every tx call inside commit or read');
-    await this.flush(client);
-    // A Kysely query compiled by a PostgreSQL Kysely already has `$n`; it is dynamic, so not named.
-    if (typeof query !== 'string') return client.query<Row>(query.sql, [...query.parameters]);
-    const { text, name } = translate(query);
-    return client.query<Row>(name ? { name, text, values: [...params] } : { text, values: [...params] });
+    this.flush(client);
+    return this.ask<Row>(client, statementOf(query, params));
   }
 
   /** The reading half of a `tx`: one object per commit or read (a few closures, not one per statement). */
@@ -395,6 +494,11 @@ export class PgTransactor implements EngineTransactor {
       ...this.makeReadTx(client, scope, now),
       run: async (query: Query<unknown>, ...params: SqlParam[]): Promise<number> =>
         (await this.query(client, scope, query, params)).rowCount ?? 0,
+      queue: (query: Query<unknown>, ...params: SqlParam[]): void => {
+        if (!scope.open) throw new Error('the transaction is over: await every tx call inside commit');
+        this.flush(client);
+        this.send(client, statementOf(query, params));
+      },
       emit: (draft, audiences) => {
         ensureOpen('emit');
         return this.emit(draft, audiences);
@@ -410,24 +514,32 @@ export class PgTransactor implements EngineTransactor {
       },
       savepoint: async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
         ensureOpen('savepoint');
-        // What was emitted before belongs to the enclosing transaction, not to this savepoint.
-        await this.flush(client);
+        // What was emitted or sent before belongs to the enclosing transaction, not to this savepoint: it is
+        // answered first, so its failure is thrown here, to the enclosing level, and ROLLBACK TO below never
+        // reaches past this savepoint. No round trip when nothing is outstanding (a batch's next mutation).
+        this.flush(client);
+        await this.settle();
         const seq = this.seq;
         const mark = this.pending.length;
-        await client.query('SAVEPOINT sp');
+        this.send(client, SAVEPOINT);
         try {
           const result = await fn(tx);
-          await this.flush(client);
-          await client.query('RELEASE sp');
+          // This savepoint's appends and queued writes are answered with RELEASE: a failure among them
+          // lands in the catch below and undoes this savepoint only.
+          this.flush(client);
+          await this.ask(client, RELEASE);
           return result;
         } catch (error) {
           // Everything queued now was emitted inside this savepoint (an inner one flushed before starting).
           this.unflushed = [];
           this.seq = seq;
           this.pending.length = mark;
-          // On a dropped connection this fails too; the commit's own ROLLBACK or COMMIT then fails as well.
-          await client.query('ROLLBACK TO sp').then(
-            () => client.query('RELEASE sp'),
+          const sent = this.unawaited;
+          // One round trip for both. What this savepoint sent is answered before them, and undone with it:
+          // its failure is no longer the transaction's. On a dropped connection these fail too; the
+          // commit's own ROLLBACK or COMMIT then fails as well.
+          await Promise.all([this.issue(client, ROLLBACK_TO), this.issue(client, RELEASE)]).then(
+            () => (sent.failure = undefined),
             () => undefined,
           );
           throw error;
@@ -436,6 +548,28 @@ export class PgTransactor implements EngineTransactor {
     };
     return tx;
   }
+}
+
+const SAVEPOINT: pg.QueryConfig = { text: 'SAVEPOINT sp' };
+const RELEASE: pg.QueryConfig = { text: 'RELEASE sp' };
+const ROLLBACK_TO: pg.QueryConfig = { text: 'ROLLBACK TO sp' };
+
+/** A `tx` statement as pg sends it. */
+function statementOf(query: Query<unknown>, params: readonly SqlParam[]): pg.QueryConfig {
+  // A Kysely query compiled by a PostgreSQL Kysely already has `$n`; it is dynamic, so not named.
+  if (typeof query !== 'string') return { text: query.sql, values: [...query.parameters] };
+  const { text, name } = translate(query);
+  return name ? { name, text, values: [...params] } : { text, values: [...params] };
+}
+
+/**
+ * pg's pipeline mode (pg 8.23 has it): every query is written at once, each with its own Sync, and the
+ * answers are matched in order. pg reads `client.pipeline` at each send, so a checked-out client can switch
+ * while nothing is outstanding; a pg without it ignores the field, and each statement then waits for the
+ * one before in pg's queue (correct, only slower).
+ */
+function setPipelineMode(client: pg.PoolClient, on: boolean): void {
+  (client as unknown as { pipeline: boolean }).pipeline = on;
 }
 
 /** Our `?` texts become `$n` once per text (and a named, per-connection prepared statement). */

@@ -280,6 +280,12 @@ export class SqliteTransactor implements EngineTransactor {
         const s = this.statement(scope, query);
         return (s.params ? s.stmt.run(s.params) : s.stmt.run(...params)).changes;
       },
+      // Synchronous: a failure throws inside the caller's fn, as an awaited `run` would.
+      queue: (query: Query<unknown>, ...params: SqlParam[]): void => {
+        const s = this.statement(scope, query);
+        if (s.params) s.stmt.run(s.params);
+        else s.stmt.run(...params);
+      },
       emit: (draft, audiences) => {
         ensureOpen('emit');
         return this.emit(draft, audiences);

@@ -26,6 +26,15 @@ export interface Tx {
   /** A write; resolves with the number of rows it changed. */
   run(query: Query<unknown>, ...params: SqlParam[]): Promise<number>;
   /**
+   * A write whose row count is not needed, with nothing to wait for. On PostgreSQL it is sent at once,
+   * pipelined behind the statements before it, and nobody waits for its answer: a burst of writes costs one
+   * round trip, not one each, and every commit holds the deployment's write lock (pg-transactor.ts) for its
+   * round trips. Its failure fails the next statement waited on, the enclosing savepoint's end or the
+   * commit, never silently; it cannot be caught around the call (catch around `tx.savepoint` instead). On
+   * SQLite it runs at once, like an awaited `run`.
+   */
+  queue(query: Query<unknown>, ...params: SqlParam[]): void;
+  /**
    * Appends a change to the log with its audiences, in this transaction; it is published to live
    * connections after the outermost commit, and dropped with a savepoint that is rolled back.
    */

@@ -27,6 +27,21 @@ const startedSinceSql = sql<{ n: number }>(
   'SELECT count(*) AS n FROM direct_conversations WHERE user_id = ? AND started_ms >= ?',
 );
 
+/** How many messages each side of a direct chat has sent (null: that side's row does not exist yet). */
+export interface DirectCounts {
+  mine: number | null;
+  theirs: number | null;
+}
+
+/** The first read of checkDirectLimits, for a caller that asks it together with others. */
+export async function directCounts(
+  tx: Pick<Tx, 'first'>,
+  fromUserId: string,
+  toUserId: string,
+): Promise<DirectCounts> {
+  return (await tx.first(countsSql, fromUserId, toUserId, toUserId, fromUserId))!;
+}
+
 /**
  * Checks a new direct message from `fromUserId` to `to` against the limits; throws a `Refusal` when one
  * refuses it. Returns whether the message starts the conversation (the caller stamps `started_ms`).
@@ -34,15 +49,17 @@ const startedSinceSql = sql<{ n: number }>(
  *
  * The access policy draws the same line: a message to someone who has written in this chat answers them
  * and is open to every account; any other (the first, or more while unanswered) is starting a chat, so
- * `participation` (when given) must let the sender take part.
+ * `participation` (when given) must let the sender take part. `counts`: directCounts's answer, when the
+ * caller asked for it together with its own reads.
  */
 export async function checkDirectLimits(
   tx: Tx,
   fromUserId: string,
   to: UserRef,
   participation?: ParticipationCheck,
+  counts?: DirectCounts,
 ): Promise<{ starts: boolean }> {
-  const { mine, theirs } = (await tx.first(countsSql, fromUserId, to.id, to.id, fromUserId))!;
+  const { mine, theirs } = counts ?? (await directCounts(tx, fromUserId, to.id));
   if (theirs !== null && theirs > 0) return { starts: false };
   if (participation) await participation(tx, fromUserId);
   if (mine === null) {

@@ -6,7 +6,7 @@ import { sql, type Tx } from '../../realtime/transaction';
 import type { ParticipationCheck } from '../../realtime/registry';
 import type { UserRefs } from '../users';
 import { isBlockedEitherWay } from '../friends';
-import { checkDirectLimits } from './direct-limits';
+import { checkDirectLimits, directCounts } from './direct-limits';
 import { toDirectMessage, toGroupMessage, type DirectMessageRow, type GroupMessageRow } from './mappers';
 
 export interface AttachmentInput {
@@ -85,7 +85,13 @@ export async function storeDirectMessage(
   participation?: ParticipationCheck,
 ): Promise<DirectMessage> {
   const pair = directRoomId(fromUserId, input.to);
-  const existing = await tx.first(directByIdSql, input.id);
+  // The reads every new message needs, asked at once (one round trip on PostgreSQL, where each is spent
+  // under the deployment's write lock); their answers are still decided in the order below.
+  const [existing, blocked, counts] = await Promise.all([
+    tx.first(directByIdSql, input.id),
+    isBlockedEitherWay(tx, fromUserId, input.to),
+    directCounts(tx, fromUserId, input.to),
+  ]);
   if (existing) {
     if (existing.sender_id !== fromUserId || existing.pair !== pair) throw new Refusal('badFrame', 400);
     const [from, to, reactions] = await Promise.all([
@@ -103,8 +109,8 @@ export async function storeDirectMessage(
   if (replyTo !== null && (await tx.first(directByIdSql, replyTo))?.pair !== pair)
     throw new Refusal('unknownMessage', 400);
   // A block either way: refused with a neutral text that does not say who blocked whom (one indexed read).
-  if (await isBlockedEitherWay(tx, fromUserId, to.id)) throw new Refusal('cannotMessage', 403);
-  const { starts } = await checkDirectLimits(tx, fromUserId, to, participation);
+  if (blocked) throw new Refusal('cannotMessage', 403);
+  const { starts } = await checkDirectLimits(tx, fromUserId, to, participation, counts);
 
   const row: DirectMessageRow = {
     id: input.id,
@@ -116,7 +122,9 @@ export async function storeDirectMessage(
     attachment_type: input.attachment?.type ?? null,
     seq: tx.nextSeq(),
   };
-  await tx.run(
+  // Queued (Tx.queue): nothing here reads their answers, and on PostgreSQL each awaited statement is a
+  // round trip under the deployment's write lock.
+  tx.queue(
     insertDirectSql,
     row.id,
     pair,
@@ -130,8 +138,8 @@ export async function storeDirectMessage(
     row.attachment_type,
     row.seq,
   );
-  await tx.run(upsertConversationSql, fromUserId, input.to, row.id, row.seq, 0, 1, starts ? tx.now : null);
-  await tx.run(upsertConversationSql, input.to, fromUserId, row.id, row.seq, 1, 0, null);
+  tx.queue(upsertConversationSql, fromUserId, input.to, row.id, row.seq, 0, 1, starts ? tx.now : null);
+  tx.queue(upsertConversationSql, input.to, fromUserId, row.id, row.seq, 1, 0, null);
   const message = toDirectMessage(row, from, to, []);
   tx.emit({ type: 'receive_message', message }, [audience.user(fromUserId), audience.user(input.to)]);
   return message;
@@ -155,8 +163,13 @@ export async function storeGroupMessage(
   fromUserId: string,
   input: GroupMessageInput,
 ): Promise<GroupMessage> {
-  if (!(await isGroupMember(tx, input.groupId, fromUserId))) throw new Refusal('notGroupMember', 403);
-  const existing = await tx.first(groupMessageByIdSql, input.id);
+  // Both reads asked at once (one round trip on PostgreSQL, where each is spent under the deployment's
+  // write lock); membership is still decided first.
+  const [member, existing] = await Promise.all([
+    isGroupMember(tx, input.groupId, fromUserId),
+    tx.first(groupMessageByIdSql, input.id),
+  ]);
+  if (!member) throw new Refusal('notGroupMember', 403);
   if (existing) {
     if (existing.sender_id !== fromUserId || existing.group_id !== input.groupId)
       throw new Refusal('badFrame', 400);
@@ -174,7 +187,8 @@ export async function storeGroupMessage(
     attachment_type: input.attachment?.type ?? null,
     seq: tx.nextSeq(),
   };
-  await tx.run(
+  // Queued, as a direct message's writes are.
+  tx.queue(
     insertGroupMessageSql,
     row.id,
     row.group_id,
@@ -185,7 +199,7 @@ export async function storeGroupMessage(
     row.attachment_type,
     row.seq,
   );
-  await tx.run(bumpGroupSql, row.id, row.seq, row.group_id);
+  tx.queue(bumpGroupSql, row.id, row.seq, row.group_id);
   const message = toGroupMessage(row, from);
   tx.emit({ type: 'receive_group_message', message }, [audience.group(row.group_id)]);
   return message;

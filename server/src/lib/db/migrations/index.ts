@@ -21,6 +21,7 @@ import * as m0017 from './0017_held_friend_requests';
 import * as m0018 from './0018_reports';
 import * as m0019 from './0019_focused_profile';
 import * as m0020 from './0020_random_blocks';
+import * as m0021 from './0021_change_audience_seq';
 
 interface MigrationModule {
   up: Migration['up'];
@@ -62,6 +63,7 @@ const modules: Record<string, MigrationModule> = {
   '0018_reports': m0018,
   '0019_focused_profile': m0019,
   '0020_random_blocks': m0020,
+  '0021_change_audience_seq': m0021,
 };
 
 export const migrations: Record<string, Migration> = Object.fromEntries(
