@@ -51,6 +51,12 @@ export function listSize(count: number): number {
   return size;
 }
 
+/**
+ * The most parameters one statement may take on both databases: SQLite's limit (32,766 since 3.32;
+ * PostgreSQL's is 65,535).
+ */
+export const MAX_PARAMS = 32_766;
+
 /** `?, ?, …` (`count` of them). */
 export function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
@@ -101,5 +107,45 @@ export function valuesList<S>(build: (table: string) => S): <T>(values: readonly
     const params: (T | null)[] = [...values];
     while (params.length < size) params.push(null);
     return { text, params };
+  };
+}
+
+/**
+ * Statements over any number of rows of `width` values each, `build(rows)` writing `VALUES ${rows}` (an
+ * INSERT, or an UPDATE joining `(VALUES ${rows}) AS v`, whose columns both databases name column1,
+ * column2, …): call it with the rows to get the statements that write them all, in order. A statement takes
+ * `per` rows (a power of two) and the rest goes in power-of-two pieces (100 rows by 64: 64, 32 and 4), so
+ * there are at most log2(per) + 1 texts, as `inList`'s size classes, and no row is padding: an INSERT
+ * cannot pad with a row it skips. `width × per` stays within MAX_PARAMS.
+ */
+export function rowBatches<S>(
+  width: number,
+  per: number,
+  build: (rows: string) => S,
+): <T>(rows: readonly (readonly T[])[]) => ListQuery<S, T>[] {
+  if (!Number.isSafeInteger(width) || width < 1) throw new RangeError(`not a row width: ${width}`);
+  if (!Number.isSafeInteger(per) || per < 1 || (per & (per - 1)) !== 0)
+    throw new RangeError(`rows per statement must be a power of two, not ${per}`);
+  if (width * per > MAX_PARAMS)
+    throw new RangeError(`${per} rows of ${width} values are over ${MAX_PARAMS} parameters`);
+  const texts = new Map<number, S>();
+  const row = `(${placeholders(width)})`;
+  return <T>(rows: readonly (readonly T[])[]) => {
+    const statements: ListQuery<S, T>[] = [];
+    for (let at = 0; at < rows.length;) {
+      let size = per;
+      while (size > rows.length - at) size /= 2;
+      let text = texts.get(size);
+      if (text === undefined) texts.set(size, (text = build(Array<string>(size).fill(row).join(', '))));
+      const batch = rows.slice(at, at + size);
+      const params: T[] = [];
+      for (const values of batch) {
+        if (values.length !== width) throw new RangeError(`a row of ${values.length} values, not ${width}`);
+        params.push(...values);
+      }
+      statements.push({ text, params });
+      at += size;
+    }
+    return statements;
   };
 }

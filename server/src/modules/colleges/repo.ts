@@ -1,6 +1,6 @@
 import type { CollegeOption } from '@campus/protocol';
-import { perDialect, type Dialect } from '../../lib/db/portable-sql';
-import { sql, type ReadTx, type Tx } from '../../realtime/transaction';
+import { inList, perDialect, rowBatches, type Dialect, type ListQuery } from '../../lib/db/portable-sql';
+import { sql, type ReadTx, type Sql, type Tx } from '../../realtime/transaction';
 import { collegeId, collegeKey, type CollegeRecord } from './records';
 
 /** A stored college as the module hands it out. */
@@ -62,11 +62,47 @@ const insertCollege = sql(
   `INSERT INTO colleges (id, key, name, country, state_code, state_name, city, aliases, source, status, created_at)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 );
-const updateCollege = sql(
-  'UPDATE colleges SET city = ?, state_name = ?, aliases = ?, status = ?, source = ? WHERE id = ?',
+
+/*
+ * writeRecords' statements, each over a whole batch: a data set is thousands of records, and on PostgreSQL
+ * every statement is a round trip made while the commit holds the deployment's write lock
+ * (pg-transactor.ts), so one statement per record kept every other write waiting for seconds. The lists
+ * and row batches have a few texts each (size classes), for SQLite's statement cache and PostgreSQL's named
+ * statements.
+ */
+/** Keys or domains one read takes; the last read's list is padded to its power of two (inList). */
+const PER_READ = 512;
+type KeyedRow = CollegeRow & { key: string };
+/** Parameters: keys. */
+const collegesByKeys = inList((keys) =>
+  sql<KeyedRow>(`SELECT key, ${COLUMNS} FROM colleges WHERE key IN (${keys})`),
 );
-const domainOwner = sql<{ college_id: string }>('SELECT college_id FROM college_domains WHERE domain = ?');
-const insertDomain = sql('INSERT INTO college_domains (domain, college_id) VALUES (?, ?)');
+/** Parameters: domains. */
+const ownersOfDomains = inList((domains) =>
+  sql<{ domain: string; college_id: string }>(
+    `SELECT domain, college_id FROM college_domains WHERE domain IN (${domains})`,
+  ),
+);
+/** Rows: id, key, name, country, state code, state name, city, aliases, source, status, created at. */
+const insertColleges = rowBatches(11, 512, (rows) =>
+  sql(
+    `INSERT INTO colleges (id, key, name, country, state_code, state_name, city, aliases, source, status, created_at)
+     VALUES ${rows}`,
+  ),
+);
+/** Rows: id, then the columns a record may change: city, state name, aliases, status, source. */
+const updateColleges = rowBatches(6, 512, (rows) =>
+  sql(
+    `UPDATE colleges SET city = v.column2, state_name = v.column3, aliases = v.column4, status = v.column5,
+       source = v.column6
+     FROM (VALUES ${rows}) AS v WHERE colleges.id = v.column1`,
+  ),
+);
+/** Rows: domain, college id. */
+const insertDomains = rowBatches(2, 2048, (rows) =>
+  sql(`INSERT INTO college_domains (domain, college_id) VALUES ${rows}`),
+);
+
 export const bumpVersion = sql('UPDATE college_catalog_version SET version = version + 1 WHERE id = 1');
 export const catalogVersion = sql<{ version: number }>(
   'SELECT version FROM college_catalog_version WHERE id = 1',
@@ -112,10 +148,31 @@ export interface WriteSummary {
   domainConflicts: number;
 }
 
+/** Every row of `list`'s statement for `values`, PER_READ values a statement. */
+async function readInChunks<Row>(
+  tx: ReadTx,
+  list: (values: readonly string[]) => ListQuery<Sql<Row>, string>,
+  values: readonly string[],
+): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let i = 0; i < values.length; i += PER_READ) {
+    const { text, params } = list(values.slice(i, i + PER_READ));
+    rows.push(...(await tx.all(text, ...params)));
+  }
+  return rows;
+}
+
 /**
  * Stores records as listed colleges of `source`, idempotently: a record whose key is known fills in what
  * the row lacks (city, state name, aliases), adds its new domains, and makes a manual college listed; the
  * same records again change nothing. Bumps the catalog version when anything changed.
+ *
+ * In a few statements whatever the number of records: the rows of the records' keys and the owners of
+ * their domains are read first, the records are applied in order to those in memory (so a record sees
+ * what the ones before it did, as if each were written at once: a repeated key updates the row the first
+ * added, a domain the first took is the second's conflict), then the new rows, the changed ones and the new
+ * domains are written in batches. The commit holds the write lock throughout (SQLite's, or PostgreSQL's
+ * advisory lock), so nothing else writes between the reads and the writes.
  */
 export async function writeRecords(
   tx: Tx,
@@ -124,27 +181,40 @@ export async function writeRecords(
 ): Promise<WriteSummary> {
   const summary: WriteSummary = { added: 0, updated: 0, unchanged: 0, domainsAdded: 0, domainConflicts: 0 };
   const createdAt = new Date(tx.now).toISOString();
-  for (const r of records) {
-    const key = collegeKey(r);
-    const row = await tx.first(byKey, key);
+  const keys = records.map(collegeKey);
+  /** The rows by key as they stand after the records so far. */
+  const rows = new Map<string, KeyedRow>();
+  for (const row of await readInChunks(tx, collegesByKeys, [...new Set(keys)])) rows.set(row.key, row);
+  /** Each domain's college as it stands after the records so far. */
+  const owners = new Map<string, string>();
+  const domains = [...new Set(records.flatMap((r) => r.domains))];
+  for (const row of await readInChunks(tx, ownersOfDomains, domains)) owners.set(row.domain, row.college_id);
+  /** Keys of the rows to insert, and of the stored rows to update (their values are in `rows`). */
+  const toInsert = new Set<string>();
+  const toUpdate = new Set<string>();
+  const newDomains: string[][] = [];
+
+  records.forEach((r, i) => {
+    const key = keys[i]!;
+    const row = rows.get(key);
     let id: string;
     let changed = false;
     if (!row) {
       id = collegeId(key);
-      await tx.run(
-        insertCollege,
+      rows.set(key, {
         id,
         key,
-        r.name,
-        r.country,
-        r.stateCode,
-        r.stateName,
-        r.city,
-        r.aliases?.length ? JSON.stringify(r.aliases) : null,
+        name: r.name,
+        country: r.country,
+        state_code: r.stateCode,
+        state_name: r.stateName,
+        city: r.city,
+        aliases: r.aliases?.length ? JSON.stringify(r.aliases) : null,
         source,
-        'listed',
-        createdAt,
-      );
+        status: 'listed',
+        created_at: createdAt,
+      });
+      toInsert.add(key);
       summary.added++;
     } else {
       id = row.id;
@@ -153,28 +223,31 @@ export async function writeRecords(
       ];
       const next = {
         city: row.city ?? r.city,
-        stateName: row.state_name ?? r.stateName,
+        state_name: row.state_name ?? r.stateName,
         aliases: aliases.length ? JSON.stringify(aliases) : null,
         status: 'listed' as const,
         source: row.status === 'manual' ? source : row.source,
       };
       if (
         next.city !== row.city ||
-        next.stateName !== row.state_name ||
+        next.state_name !== row.state_name ||
         next.aliases !== row.aliases ||
         next.status !== row.status
       ) {
-        await tx.run(updateCollege, next.city, next.stateName, next.aliases, next.status, next.source, id);
+        rows.set(key, { ...row, ...next });
+        // A row this call adds is inserted with its final values instead.
+        if (!toInsert.has(key)) toUpdate.add(key);
         changed = true;
       }
     }
     for (const domain of r.domains) {
-      const owner = await tx.first(domainOwner, domain);
-      if (!owner) {
-        await tx.run(insertDomain, domain, id);
+      const owner = owners.get(domain);
+      if (owner === undefined) {
+        owners.set(domain, id);
+        newDomains.push([domain, id]);
         summary.domainsAdded++;
         if (row) changed = true;
-      } else if (owner.college_id !== id) {
+      } else if (owner !== id) {
         summary.domainConflicts++;
       }
     }
@@ -182,7 +255,31 @@ export async function writeRecords(
       if (changed) summary.updated++;
       else summary.unchanged++;
     }
-  }
+  });
+
+  const stored = (key: string) => rows.get(key)!;
+  const inserts = [...toInsert]
+    .map(stored)
+    .map((c) => [
+      c.id,
+      c.key,
+      c.name,
+      c.country,
+      c.state_code,
+      c.state_name,
+      c.city,
+      c.aliases,
+      c.source,
+      c.status,
+      c.created_at,
+    ]);
+  // The colleges before their domains (college_domains references them).
+  for (const { text, params } of insertColleges(inserts)) await tx.run(text, ...params);
+  const updates = [...toUpdate]
+    .map(stored)
+    .map((c) => [c.id, c.city, c.state_name, c.aliases, c.status, c.source]);
+  for (const { text, params } of updateColleges(updates)) await tx.run(text, ...params);
+  for (const { text, params } of insertDomains(newDomains)) await tx.run(text, ...params);
   if (summary.added || summary.updated) await tx.run(bumpVersion);
   return summary;
 }

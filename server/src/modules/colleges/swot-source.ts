@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { setImmediate } from 'node:timers/promises';
 import type { CollegeCountryCode } from '@campus/protocol';
 import type { CollegeRecord } from './records';
 import { inferIndiaState } from './india-places';
@@ -60,7 +61,8 @@ function readList(file: string): Set<string> {
   }
 }
 
-const READ_BATCH = 256;
+/** Files read between two turns of the event loop (a few milliseconds of synchronous reads). */
+const READ_SLICE = 64;
 
 function swotRecord(text: string, domain: string, country: CollegeCountryCode): CollegeRecord | null {
   const lines = text
@@ -103,14 +105,16 @@ export async function readSwotTree(root: string): Promise<CollegeRecord[]> {
       const domain = labels.reverse().join('.').toLowerCase();
       if (!skip.has(domain)) files.push({ file, domain });
     }
-    // Read in batches: thousands of small files, without thousands of open descriptors.
-    for (let i = 0; i < files.length; i += READ_BATCH) {
-      const batch = files.slice(i, i + READ_BATCH);
-      const texts = await Promise.all(batch.map((f) => fs.promises.readFile(f.file, 'utf8')));
-      batch.forEach(({ domain }, j) => {
-        const record = swotRecord(texts[j]!, domain, country);
+    // Thousands of files of a few dozen bytes, read synchronously a slice at a time with a turn of the event
+    // loop between slices: an asynchronous read is several trips through libuv's thread pool each (open,
+    // stat, read, close) and took 3 to 6 times as long for the whole tree (0.7-1.5 s against 0.2 s on a
+    // loaded 2-core machine), while a slice holds the loop for a few milliseconds, one descriptor open.
+    for (let i = 0; i < files.length; i += READ_SLICE) {
+      for (const { file, domain } of files.slice(i, i + READ_SLICE)) {
+        const record = swotRecord(fs.readFileSync(file, 'utf8'), domain, country);
         if (record) records.push(record);
-      });
+      }
+      await setImmediate();
     }
   }
   return records;
