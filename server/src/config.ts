@@ -94,8 +94,8 @@ export interface Config {
   /**
    * DATABASE_URL: a postgres:// (or postgresql://) URL keeps the data in that PostgreSQL, through pg and
    * Kysely's PostgreSQL dialect (lib/db/postgres.ts), so several nodes share it; unset, SQLite in DATA_DIR.
-   * The same numbered migrations run on both, and the realtime engine on either (PgTransactor). Not yet on
-   * PostgreSQL: group notes (/notes answers 503) and the command-line tools (seed, imports: SQLite only).
+   * The same numbered migrations run on both, and the realtime engine on either (PgTransactor), for the
+   * server and the command-line tools (cli/open-db.ts) alike; group notes store their updates in either.
    */
   database: DatabaseConfig;
 }

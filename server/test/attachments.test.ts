@@ -13,6 +13,7 @@ import {
   groupSchema,
   type Group,
 } from '@campus/protocol';
+import { valueOf } from './support/sql';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 import { addStudent, upload, type Student } from './chat-rest-helpers';
 
@@ -117,13 +118,14 @@ describe('group attachments', () => {
     );
     expect(racing.map((r) => r.status)).toEqual([201, 201, 201]);
     expect(new Set(racing.map((r) => JSON.stringify(r.body))).size).toBe(1);
-    const count = server.deps.sqlite.prepare('SELECT count(*) FROM attachments WHERE file_name = ?').pluck();
-    expect(count.get('again.png')).toBe(1);
-    expect(count.get('race.png')).toBe(1);
+    const count = (name: string) =>
+      valueOf(server, 'SELECT count(*) FROM attachments WHERE file_name = ?', name);
+    expect(await count('again.png')).toBe(1);
+    expect(await count('race.png')).toBe(1);
     const uploads = path.join(server.dataDir, 'uploads');
     const files = fs.readdirSync(uploads, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
-    const rows = server.deps.sqlite.prepare('SELECT count(*) FROM attachments').pluck().get();
-    expect(files).toHaveLength(rows as number);
+    const rows = await valueOf<number>(server, 'SELECT count(*) FROM attachments');
+    expect(files).toHaveLength(rows!);
   });
 
   it('refuses a non-member: upload, signing and reading', async () => {

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CALL_MSG } from '@campus/protocol';
 import { RTC_CONFIG_RATE } from '../src/modules/calls/routes';
 import { answer, befriend, frameOf, offer, online, startCallServer } from './calls-helpers';
+import { rowsOf } from './support/sql';
+import { startTestServer } from './support/test-server';
 
 /** A call's life at the edges: the server stopping mid-call, and the ICE configuration's own limit. */
 describe('calls at the edges', () => {
@@ -26,11 +25,14 @@ describe('calls at the edges', () => {
     now += 95_000;
 
     await server.stop();
-    const db = new Database(path.join(server.dataDir, 'campus-talk.sqlite'), { readonly: true });
+    // What the stop wrote, read by a server started again on the same data (its SQLite file, or its
+    // PostgreSQL schema under TEST_DATABASE=postgres).
+    const reopened = await startTestServer({ config: { dataDir: server.dataDir } });
     try {
-      const rows = db
-        .prepare('SELECT caller_id, status, duration FROM call_logs ORDER BY caller_id')
-        .all() as { caller_id: string; status: string; duration: number }[];
+      const rows = await rowsOf<{ caller_id: string; status: string; duration: number }>(
+        reopened,
+        'SELECT caller_id, status, duration FROM call_logs ORDER BY caller_id',
+      );
       expect(rows).toEqual(
         expect.arrayContaining([
           { caller_id: ann.id, status: 'completed', duration: 95 },
@@ -39,8 +41,8 @@ describe('calls at the edges', () => {
       );
       expect(rows).toHaveLength(2);
     } finally {
-      db.close();
-      fs.rmSync(server.dataDir, { recursive: true, force: true });
+      await reopened.close();
+      await server.close();
     }
   });
 

@@ -3,17 +3,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ConversationItem, DirectMessage, FeedResponse, GroupMessage } from '@campus/protocol';
-import { startTestServer } from './support/test-server';
+import { rowsOf } from './support/sql';
+import { cliEnvFor, startTestServer } from './support/test-server';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-seed-chat-'));
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
+/** DATA_DIR, and under TEST_DATABASE=postgres the DATABASE_URL of the schema servers on it use. */
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  env = { ...process.env, ...(await cliEnvFor(dataDir)), NODE_ENV: 'test' };
+});
 const seed = () =>
   execFileSync(path.join(serverDir, 'node_modules/.bin/tsx'), ['src/cli/seed.ts'], {
     cwd: serverDir,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test' },
+    env,
     encoding: 'utf8',
   });
 
@@ -48,10 +54,12 @@ it('pnpm seed adds a demo chat, a demo group and demo confessions once, readable
     const group = (await server.get(`/api/groups/${conversations[0]!.id}/messages`, token))
       .body as unknown as GroupMessage[];
     expect(group.map((m) => m.from.firstName)).toEqual(['Priya', 'Sam', 'Alex']);
-    const log = server.deps.sqlite.prepare(
-      'SELECT type, count(*) AS n FROM change_log GROUP BY type ORDER BY type',
+    const log = await rowsOf<{ type: string; n: number }>(
+      server,
+      'SELECT type, count(*) AS n FROM change_log GROUP BY type',
     );
-    expect(log.all()).toEqual([
+    // Sorted here: the database's collation may order text otherwise.
+    expect(log.sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0))).toEqual([
       // Each demo confession's counts after its reaction or comment (coalesced, flushed before the seed exits).
       { type: 'confession_counts', n: 2 },
       // Two demo confessions: each told to everyone, and to its author that it is theirs.

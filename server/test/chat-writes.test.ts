@@ -11,6 +11,7 @@ import {
 } from '../src/modules/chat';
 import { createGroup } from '../src/modules/groups';
 import { insertUser, userRefsOf } from '../src/modules/users';
+import { rowOf, rowsOf, valueOf } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 
 /**
@@ -35,19 +36,24 @@ async function user(name: string): Promise<string> {
   return row.id;
 }
 
-/** The changes logged after `seq`, as [type, audiences]. */
-function changesAfter(seq: number): [string, string[]][] {
-  const rows = server.deps.sqlite
-    .prepare<[number], { seq: number; type: string; audiences: string }>(
-      `SELECT l.seq, l.type, group_concat(a.audience) AS audiences FROM change_log l
-         JOIN change_audience a ON a.seq = l.seq WHERE l.seq > ? GROUP BY l.seq ORDER BY l.seq`,
-    )
-    .all(seq);
-  return rows.map((r) => [r.type, r.audiences.split(',').sort()]);
+/** The changes logged after `seq`, as [type, audiences] (one row per audience, grouped here: portable). */
+async function changesAfter(seq: number): Promise<[string, string[]][]> {
+  const rows = await rowsOf<{ seq: number; type: string; audience: string }>(
+    server,
+    `SELECT l.seq, l.type, a.audience FROM change_log l
+       JOIN change_audience a ON a.seq = l.seq WHERE l.seq > ? ORDER BY l.seq`,
+    seq,
+  );
+  const bySeq = new Map<number, [string, string[]]>();
+  for (const row of rows) {
+    const change = bySeq.get(row.seq) ?? [row.type, []];
+    change[1].push(row.audience);
+    bySeq.set(row.seq, change);
+  }
+  return [...bySeq.values()].map(([type, audiences]) => [type, audiences.sort()]);
 }
 
-const lastSeq = () =>
-  (server.deps.sqlite.prepare('SELECT coalesce(max(seq), 0) AS n FROM change_log').get() as { n: number }).n;
+const lastSeq = async () => (await valueOf<number>(server, 'SELECT coalesce(max(seq), 0) FROM change_log'))!;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -67,7 +73,7 @@ describe('chat writes on the transaction interface', () => {
       sendDirectMessage(server.deps, a, { id: randomUUID(), to: b, content: 'one too many' }),
     ).rejects.toMatchObject({ code: 'awaitingReply', status: 403 });
 
-    const before = lastSeq();
+    const before = await lastSeq();
     const pending = await transactor.commit((tx) => undeliveredTo(tx, b, before));
     expect(pending.get(a)).toHaveLength(DIRECT_LIMITS.unansweredMessages);
     expect(pending.get(a)![0]).toBe(id);
@@ -80,7 +86,7 @@ describe('chat writes on the transaction interface', () => {
       transactor.commit((tx) => setReaction(tx, b, { messageId: id, emoji: '👍', toUserId: b })),
     ).rejects.toMatchObject({ code: 'unknownMessage' });
     const both = [`u:${a}`, `u:${b}`].sort();
-    expect(changesAfter(before)).toEqual([
+    expect(await changesAfter(before)).toEqual([
       ['peer_read_messages', both],
       ['peer_read_messages', both],
       ['chat-reaction', both],
@@ -93,15 +99,18 @@ describe('chat writes on the transaction interface', () => {
       status: 'read',
       reactions: [{ emoji: '👍', userId: b }],
     });
-    const unread = server.deps.sqlite
-      .prepare('SELECT unread_count AS n FROM direct_conversations WHERE user_id = ? AND peer_id = ?')
-      .get(b, a) as { n: number };
-    expect(unread.n).toBe(DIRECT_LIMITS.unansweredMessages - 1);
+    const unread = await rowOf<{ n: number }>(
+      server,
+      'SELECT unread_count AS n FROM direct_conversations WHERE user_id = ? AND peer_id = ?',
+      b,
+      a,
+    );
+    expect(unread?.n).toBe(DIRECT_LIMITS.unansweredMessages - 1);
   });
 
   it('a group is made once per member, told to each member, and only members write to it', async () => {
     const [a, b, c] = [await user('Cat'), await user('Dan'), await user('Eve')];
-    const before = lastSeq();
+    const before = await lastSeq();
     const group = await createGroup(server.deps, a, { name: 'Lab', memberIds: [b, c, b, a] });
     expect(group.members.map((m) => m.id)).toEqual([a, b, c]);
     const message = await sendGroupMessage(server.deps, c, {
@@ -114,7 +123,7 @@ describe('chat writes on the transaction interface', () => {
     await expect(
       sendGroupMessage(server.deps, outsider, { id: randomUUID(), groupId: group.id, content: 'hi' }),
     ).rejects.toMatchObject({ code: 'notGroupMember', status: 403 });
-    expect(changesAfter(before)).toEqual([
+    expect(await changesAfter(before)).toEqual([
       ['group_joined', [a, b, c].map((id) => `u:${id}`).sort()],
       ['receive_group_message', [`g:${group.id}`]],
     ]);

@@ -3,17 +3,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startTestServer } from './support/test-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnvFor, startTestServer } from './support/test-server';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-cli-'));
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 const tsx = path.join(serverDir, 'node_modules/.bin/tsx');
+/** DATA_DIR, and under TEST_DATABASE=postgres the DATABASE_URL of the schema servers on it use. */
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  env = { ...process.env, ...(await cliEnvFor(dataDir)), NODE_ENV: 'test' };
+});
 const run = (script: string, ...args: string[]) =>
   execFileSync(tsx, [script, ...args], {
     cwd: serverDir,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test' },
+    env,
     encoding: 'utf8',
   });
 

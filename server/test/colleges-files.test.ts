@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLLEGE_MSG, collegeListSchema } from '@campus/protocol';
 import { collegeCatalog, importColleges } from '../src/modules/colleges';
+import { rowsOf, valueOf } from './support/sql';
 import { startTestServer } from './support/test-server';
 import { fixtureSource, getFile, startCollegesServer, writeSwotFixture } from './colleges-helpers';
 
@@ -126,8 +127,8 @@ describe('the default data set', () => {
       const source = fixtureSource(root);
       const catalog = collegeCatalog(first.deps.transactor);
       catalog.useSource(source);
-      const count = () => first.deps.sqlite.prepare('SELECT count(*) FROM colleges').pluck().get();
-      expect(count()).toBe(0);
+      const count = () => valueOf(first, 'SELECT count(*) FROM colleges');
+      expect(await count()).toBe(0);
       const results = await Promise.all(
         ['US', 'GB', 'ID', 'IN-MH', 'US'].map((f) => getFile(`${first.url}/colleges/${f}.json`)),
       );
@@ -135,9 +136,9 @@ describe('the default data set', () => {
       expect(source.reads).toBe(1);
       expect(catalog.loads).toHaveLength(1);
       expect(catalog.loads[0]).toMatchObject({ source: 'swot-fixture@1', loaded: true, colleges: 9 });
-      const loads = first.deps.sqlite.prepare('SELECT source, colleges FROM college_loads').all();
+      const loads = await rowsOf(first, 'SELECT source, colleges FROM college_loads');
       expect(loads).toEqual([{ source: 'swot-fixture@1', colleges: 9 }]);
-      const sources = first.deps.sqlite.prepare('SELECT DISTINCT source, status FROM colleges').all();
+      const sources = await rowsOf(first, 'SELECT DISTINCT source, status FROM colleges');
       expect(sources).toEqual([{ source: 'swot-fixture@1', status: 'listed' }]);
       await getFile(`${first.url}/colleges/US.json`);
       expect(source.reads).toBe(1);
@@ -148,7 +149,7 @@ describe('the default data set', () => {
       collegeCatalog(second.deps.transactor).useSource(again);
       expect((await getFile(`${second.url}/colleges/US.json`)).status).toBe(200);
       expect(again.reads).toBe(0);
-      expect(second.deps.sqlite.prepare('SELECT count(*) FROM colleges').pluck().get()).toBe(9);
+      expect(await valueOf(second, 'SELECT count(*) FROM colleges')).toBe(9);
       await second.stop();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -3,33 +3,41 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCollegeFile } from '../src/modules/colleges';
+import { rowsOf } from './support/sql';
+import { cliEnvFor, startTestServer } from './support/test-server';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-colleges-import-'));
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 const tsx = path.join(serverDir, 'node_modules/.bin/tsx');
+/** DATA_DIR, and under TEST_DATABASE=postgres the DATABASE_URL of the schema servers on it use. */
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  env = { ...process.env, ...(await cliEnvFor(dataDir)), NODE_ENV: 'test' };
+});
 const importFile = (file: string) =>
   execFileSync(tsx, ['src/cli/colleges-import.ts', file], {
     cwd: serverDir,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test' },
+    env,
     encoding: 'utf8',
   });
-const rows = () => {
-  const db = new SQLite(path.join(dataDir, 'campus-talk.sqlite'), { readonly: true });
+/** What the imports stored, read by a server started on the same data (sorted here, not by collation). */
+const rows = async () => {
+  const server = await startTestServer({ config: { dataDir } });
   try {
+    const colleges = await rowsOf<{ name: string }>(
+      server,
+      'SELECT name, country, state_code, state_name, city, source, status FROM colleges',
+    );
+    const domains = await rowsOf<{ domain: string }>(server, 'SELECT domain FROM college_domains');
     return {
-      colleges: db
-        .prepare(
-          'SELECT name, country, state_code, state_name, city, source, status FROM colleges ORDER BY name',
-        )
-        .all(),
-      domains: db.prepare('SELECT domain FROM college_domains ORDER BY domain').pluck().all(),
+      colleges: colleges.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      domains: domains.map((d) => d.domain).sort(),
     };
   } finally {
-    db.close();
+    await server.close();
   }
 };
 
@@ -71,14 +79,14 @@ const universityDomains = [
 ];
 
 describe('colleges:import', () => {
-  it('loads the university-domains JSON format idempotently and says what it did', () => {
+  it('loads the university-domains JSON format idempotently and says what it did', async () => {
     const file = path.join(dataDir, 'world_universities_and_domains.json');
     fs.writeFileSync(file, JSON.stringify(universityDomains));
     const first = importFile(file);
     expect(first).toContain('import:world_universities_and_domains.json: 3 added, 0 updated, 0 unchanged');
     expect(first).toContain('4 domains added');
     expect(first).toContain('skipped 1: country not offered by the picker');
-    const after = rows();
+    const after = await rows();
     expect(after.colleges).toEqual([
       {
         name: 'Indian Institute of Technology Delhi',
@@ -94,10 +102,10 @@ describe('colleges:import', () => {
       expect.objectContaining({ name: 'Universitas Gadjah Mada', country: 'ID', state_code: null }),
     ]);
     expect(importFile(file)).toContain('0 added, 0 updated, 3 unchanged; 0 domains added');
-    expect(rows()).toEqual(after);
+    expect(await rows()).toEqual(after);
   }, 60_000);
 
-  it("loads a CSV (domains split by ';' or '|', quoted fields), idempotently; same name, country and state is the same college", () => {
+  it("loads a CSV (domains split by ';' or '|', quoted fields), idempotently; same name, country and state is the same college", async () => {
     const file = path.join(dataDir, 'colleges.csv');
     fs.writeFileSync(
       file,
@@ -114,7 +122,7 @@ describe('colleges:import', () => {
     // IIT Delhi is the JSON import's college: its city and new domain are filled in, not a second row.
     expect(first).toContain('import:colleges.csv: 2 added, 1 updated, 0 unchanged; 4 domains added');
     expect(first).toContain('skipped 1: no name');
-    const after = rows();
+    const after = await rows();
     expect(after.colleges).toContainEqual(
       expect.objectContaining({
         name: 'Indian Institute of Technology Delhi',
@@ -138,7 +146,7 @@ describe('colleges:import', () => {
       expect.arrayContaining(['annauniv.edu', 'ceg.annauniv.edu', 'cse.iitd.ac.in', 'utoronto.ca']),
     );
     expect(importFile(file)).toContain('0 added, 0 updated, 3 unchanged; 0 domains added');
-    expect(rows()).toEqual(after);
+    expect(await rows()).toEqual(after);
   }, 60_000);
 
   it('refuses a file it cannot read', () => {

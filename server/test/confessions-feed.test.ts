@@ -1,7 +1,9 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFESSIONS, feedResponseSchema, type FeedResponse } from '@campus/protocol';
-import { startTestServer, testClock, type TestServer } from './support/test-server';
-import { student, type Student } from './confessions-helpers';
+import { onPostgres, startTestServer, testClock, type TestServer } from './support/test-server';
+import { confessionEnv } from '../src/modules/confessions/env';
+import { announcePosts, student, type Student } from './confessions-helpers';
 
 const clock = testClock();
 let server: TestServer;
@@ -153,31 +155,63 @@ describe('feed queries', () => {
       await server.post(`/api/confessions/${id}/react`, { reactionType: 'funny' }, fan.token);
       await server.post(`/api/confessions/${id}/comment`, { content: `comment on ${i}` }, fan.token);
     }
-    // Every statement better-sqlite3 runs (Kysely's included) goes through these prototype methods.
-    const probe = server.deps.sqlite.prepare('SELECT 1');
-    const proto = Object.getPrototypeOf(probe) as Record<'all' | 'get' | 'run' | 'iterate', () => unknown>;
-    const originals = { all: proto.all, get: proto.get, run: proto.run, iterate: proto.iterate };
-    let executed = 0;
-    for (const name of ['all', 'get', 'run', 'iterate'] as const) {
-      const original = originals[name];
-      proto[name] = function (this: unknown, ...args: unknown[]) {
-        executed++;
-        return (original as (...a: unknown[]) => unknown).apply(this, args);
-      } as () => unknown;
-    }
+    // Nothing else may run while the statements are counted: the posts' announcements and the coalesced
+    // counts, each due on a timer of its own, go out now.
+    await announcePosts(server);
+    await confessionEnv(server.deps).counts.flush();
+    const statements = countStatements(server);
     try {
       const count = async (query: string) => {
-        executed = 0;
+        statements.reset();
         const page = await feed(fan, query);
-        return { executed, cards: page.confessions.length };
+        return { executed: statements.executed(), cards: page.confessions.length };
       };
       const one = await count('?limit=1&college=Count%20College');
       const ten = await count('?limit=10&college=Count%20College');
       expect(one.cards).toBe(1);
       expect(ten.cards).toBe(10);
+      expect(one.executed).toBeGreaterThan(0);
       expect(ten.executed).toBe(one.executed);
     } finally {
-      Object.assign(proto, originals);
+      statements.restore();
     }
   });
 });
+
+/**
+ * Counts every statement the server's database runs from now on (Kysely's and the transactor's), until
+ * `restore`: on SQLite through better-sqlite3's statement methods, on PostgreSQL through pg's client query.
+ */
+function countStatements(server: TestServer): { executed(): number; reset(): void; restore(): void } {
+  let executed = 0;
+  const counted = <Fn extends (...args: never[]) => unknown>(original: Fn): Fn =>
+    function (this: unknown, ...args: Parameters<Fn>) {
+      executed++;
+      return original.apply(this, args);
+    } as Fn;
+  let restore: () => void;
+  if (onPostgres) {
+    const proto = pg.Client.prototype;
+    const query = proto.query;
+    proto.query = counted(query);
+    restore = () => {
+      proto.query = query;
+    };
+  } else {
+    // Every statement better-sqlite3 runs goes through these prototype methods.
+    const proto = Object.getPrototypeOf(server.deps.sqlite.prepare('SELECT 1')) as Record<
+      'all' | 'get' | 'run' | 'iterate',
+      (...args: never[]) => unknown
+    >;
+    const originals = { all: proto.all, get: proto.get, run: proto.run, iterate: proto.iterate };
+    for (const name of ['all', 'get', 'run', 'iterate'] as const) proto[name] = counted(originals[name]);
+    restore = () => Object.assign(proto, originals);
+  }
+  return {
+    executed: () => executed,
+    reset: () => {
+      executed = 0;
+    },
+    restore,
+  };
+}

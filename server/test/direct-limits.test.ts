@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awaitingReplyError, REALTIME_ERRORS } from '@campus/protocol';
 import { DIRECT_LIMITS } from '../src/modules/chat';
 import { upload } from './chat-rest-helpers';
+import { valueOf } from './support/sql';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
 
@@ -41,11 +42,12 @@ function send(client: WsClient, to: TestUser, content: string, mid?: number) {
 }
 
 const stored = (from: TestUser, to: TestUser) =>
-  (
-    server.deps.sqlite
-      .prepare('SELECT count(*) AS n FROM direct_messages WHERE sender_id = ? AND recipient_id = ?')
-      .get(from.id, to.id) as { n: number }
-  ).n;
+  valueOf(
+    server,
+    'SELECT count(*) FROM direct_messages WHERE sender_id = ? AND recipient_id = ?',
+    from.id,
+    to.id,
+  );
 
 describe('direct messages to someone who has not replied', () => {
   it('stop at 10 with a message naming them, stay refused on resend, and a reply lifts the cap', async () => {
@@ -78,7 +80,7 @@ describe('direct messages to someone who has not replied', () => {
       error: refusal.error,
       mid: 12,
     });
-    expect(stored(ann, ben)).toBe(10);
+    expect(await stored(ann, ben)).toBe(10);
 
     // The same attachment route is refused too (403: waiting does not help, only a reply).
     const file = await upload(server, `/api/chat/${ben.id}/attachments`, ann.token, {
@@ -98,7 +100,7 @@ describe('direct messages to someone who has not replied', () => {
     expect(await answer(a, send(a, ben, 'sorry, wrong Ben'), mark)).toMatchObject({ type: 'ack' });
     for (let i = 0; i < 12; i++) send(a, ben, `now we talk ${i}`);
     expect((await answer(a, 25)).type).toBe('ack');
-    expect(stored(ann, ben)).toBe(10 + 1 + 12);
+    expect(await stored(ann, ben)).toBe(10 + 1 + 12);
     a.close();
     b.close();
   });
@@ -123,7 +125,7 @@ describe('new direct conversations', () => {
     };
     expect(REALTIME_ERRORS.tooManyConversations).toBe(refusal.error);
     expect(answers[limit]).toEqual(refusal);
-    expect(stored(spammer, targets[limit]!)).toBe(0);
+    expect(await stored(spammer, targets[limit]!)).toBe(0);
 
     // A chat already started is not a new one.
     expect(await answer(s, send(s, targets[0]!, 'again'))).toMatchObject({ type: 'ack' });

@@ -1,7 +1,8 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { NodeLifecycle } from '../src/lib/lifecycle';
-import { startTestServer, type TestServer } from './support/test-server';
+import { onPostgres, startTestServer, type TestServer } from './support/test-server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -9,8 +10,24 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Every statement the database is asked to prepare fails, as on a lost disk, until `restore`. */
+/**
+ * Every statement fails, as on a lost disk or database, until `restore`: on SQLite every statement the
+ * handle is asked to prepare, on PostgreSQL every connection asked of a pool (Kysely's and the transactor's).
+ */
 function breakDatabase(): { restore(): void } {
+  if (onPostgres) {
+    const proto = pg.Pool.prototype;
+    const connect = proto.connect;
+    proto.connect = (() =>
+      Promise.reject(
+        Object.assign(new Error('connect ECONNREFUSED /secret/path/.s.PGSQL.5432'), { code: 'ECONNREFUSED' }),
+      )) as unknown as typeof proto.connect;
+    return {
+      restore: () => {
+        proto.connect = connect;
+      },
+    };
+  }
   const sqlite = server.deps.sqlite;
   const prepare = sqlite.prepare.bind(sqlite);
   sqlite.prepare = (() => {
@@ -45,7 +62,7 @@ describe('/healthz and /readyz', () => {
       const res = await server.get('/readyz');
       expect(res.status).toBe(503);
       expect(res.body).toEqual({ status: 'unavailable', checks: { database: 'failed' } });
-      expect(JSON.stringify(res.body)).not.toMatch(/disk|secret|SQLITE/);
+      expect(JSON.stringify(res.body)).not.toMatch(/disk|secret|SQLITE|ECONN/);
       // Liveness asks nothing of the database: a database outage must not get the node restarted.
       expect((await server.get('/healthz')).status).toBe(200);
     } finally {

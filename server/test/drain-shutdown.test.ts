@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CLOSE_CODES } from '@campus/protocol';
 import { holdRequest } from './support/held-request';
+import { valueOf } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient } from './support/ws-client';
 
@@ -10,11 +11,8 @@ const UPGRADE =
   'GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
   'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n';
 
-function storedMessages(server: TestServer, id: string): number {
-  return server.deps.sqlite
-    .prepare('SELECT COUNT(*) FROM direct_messages WHERE id = ?')
-    .pluck()
-    .get(id) as number;
+function storedMessages(server: TestServer, id: string): Promise<number | undefined> {
+  return valueOf(server, 'SELECT COUNT(*) FROM direct_messages WHERE id = ?', id);
 }
 
 /** Whether a brand-new WebSocket gets through: true on open, false when it is refused. */
@@ -74,7 +72,7 @@ describe('drain (SIGTERM)', () => {
       expect(b.of('receive_message')).toEqual([
         expect.objectContaining({ message: expect.objectContaining({ id }) }),
       ]);
-      expect(storedMessages(server, id)).toBe(1);
+      expect(await storedMessages(server, id)).toBe(1);
       await drained;
     } finally {
       await server.stop();
@@ -89,7 +87,7 @@ describe('drain (SIGTERM)', () => {
         type: 'ack',
         mid: resend.mid,
       });
-      expect(storedMessages(again, id)).toBe(1);
+      expect(await storedMessages(again, id)).toBe(1);
       a.close();
     } finally {
       await again.close();

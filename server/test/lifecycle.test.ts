@@ -7,7 +7,7 @@ import { Migrator } from 'kysely/migration';
 import SQLite from 'better-sqlite3';
 import WebSocket from 'ws';
 import { inTransaction, migrations } from '../src/lib/db/migrations';
-import { startTestServer } from './support/test-server';
+import { onPostgres, startTestServer } from './support/test-server';
 
 describe('database lifecycle', () => {
   it('a migration that fails half-way leaves nothing behind, so the next start can run it again', async () => {
@@ -102,8 +102,9 @@ describe('database lifecycle', () => {
     const keepAlive = await fetch(`${server.url}/healthz`);
     expect(keepAlive.status).toBe(200);
     await server.stop();
+    // SQLite's write-ahead log (PostgreSQL has no file here: its connections are what the stop ends).
     const wal = path.join(dataDir, 'campus-talk.sqlite-wal');
-    expect(!fs.existsSync(wal) || fs.statSync(wal).size === 0).toBe(true);
+    if (!onPostgres) expect(!fs.existsSync(wal) || fs.statSync(wal).size === 0).toBe(true);
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });

@@ -118,23 +118,20 @@ describe('moderate: Hindi / Hinglish', () => {
   });
 });
 
-describe('moderate: speed', () => {
-  it('moderates a 5000-character text in well under the composer pause', () => {
+// Speed on the same two inputs is measured by hand (`pnpm --filter @campus/bench bench:moderation`): a timed
+// assertion here would fail on a busy machine and prove nothing on a quiet one.
+describe('moderate: long inputs', () => {
+  it('moderates a 5000-character text, censoring only the blocked word', () => {
     const text = 'kuliah pagi lagi, dosennya goblok tapi baik. '.repeat(112).slice(0, 5000);
-    moderate(text);
-    const started = performance.now();
-    const result = moderate(text);
-    expect(performance.now() - started).toBeLessThan(200);
+    const result = censored(text);
     expect(result.blocked_words).toEqual(['goblok']);
+    expect(result.censored_text).not.toContain('goblok');
+    expect(result.censored_text.replaceAll('******', 'goblok')).toBe(text);
   });
 
-  it('stays linear when one long word is full of matches (widening each match to its word)', () => {
+  it('censors the whole of one long word full of matches', () => {
     const text = 'dick'.repeat(1250);
-    moderate(text);
-    const started = performance.now();
-    const result = moderate(text);
-    // Walking outwards per match took 270–650 ms here; the word map makes it one pass (about 10 ms).
-    expect(performance.now() - started).toBeLessThan(100);
+    const result = censored(text);
     expect(result.censored_text).toBe('*'.repeat(5000));
   });
 });

@@ -7,6 +7,7 @@ import {
   groupSchema,
   type Group,
 } from '@campus/protocol';
+import { valueOf } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 import { addStudent, upload, type Student } from './chat-rest-helpers';
 
@@ -32,8 +33,7 @@ afterAll(async () => {
 const createGroup = (name: string) => server.post('/api/groups', { name, memberIds: [priya.id] }, alex.token);
 const attach = (name: string, bytes = TEXT) =>
   upload(server, `/api/groups/${group.id}/attachments`, alex.token, { bytes, name, type: 'text/plain' });
-const storedName = (key: string) =>
-  server.deps.sqlite.prepare('SELECT file_name FROM attachments WHERE key = ?').pluck().get(key);
+const storedName = (key: string) => valueOf(server, 'SELECT file_name FROM attachments WHERE key = ?', key);
 
 describe('group names', () => {
   it('refuses a name that is only invisible characters, with the spec wording', async () => {
@@ -48,10 +48,7 @@ describe('group names', () => {
     const res = await createGroup('\u202EStudy\u2066 Group\u200B\u2069');
     expect(res.status).toBe(201);
     expect(groupSchema.parse(res.body).name).toBe('Study Group');
-    const stored = server.deps.sqlite
-      .prepare('SELECT name FROM groups WHERE id = ?')
-      .pluck()
-      .get(res.body.id as string);
+    const stored = await valueOf(server, 'SELECT name FROM groups WHERE id = ?', res.body.id as string);
     expect(stored).toBe('Study Group');
     // Emoji keep their joiners.
     const family = await createGroup('👩\u200D👩\u200D👧 Family');
@@ -74,7 +71,7 @@ describe('attachment file names', () => {
       expect(res.status, name).toBe(415);
       expect(res.body.error).toBe(CHAT_SERVER_MSG.attachmentNameType);
     }
-    const count = server.deps.sqlite.prepare('SELECT count(*) FROM attachments').pluck().get();
+    const count = await valueOf(server, 'SELECT count(*) FROM attachments');
     expect(count).toBe(0);
   });
 
@@ -83,7 +80,7 @@ describe('attachment file names', () => {
     expect(res.status).toBe(201);
     const message = groupMessageSchema.parse(res.body);
     expect(message.content).toBe('[File: agpj.exe]');
-    expect(storedName(fileKeyFromUrl(message.attachmentUrl)!)).toBe('agpj.exe');
+    expect(await storedName(fileKeyFromUrl(message.attachmentUrl)!)).toBe('agpj.exe');
   });
 
   it('refuses a name with nothing visible', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFESSION_SERVER_MSG, notificationsResponseSchema, type NotificationType } from '@campus/protocol';
 import { notify } from '../src/modules/notifications';
 import { notificationMutationHandlers } from '../src/modules/notifications/sync';
-import { startTestServer, type TestServer } from './support/test-server';
+import { itOnSqlite, startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type TestUser } from './support/ws-client';
 
 let server: TestServer;
@@ -149,8 +149,10 @@ describe('notifications live', () => {
   });
 });
 
-describe('notification queries', () => {
-  it('use their indexes: the page without a sort step, the count on unread rows only', () => {
+// SQLite's planner (its rowid, EXPLAIN QUERY PLAN): PostgreSQL plans by table statistics, so on SQLite only.
+itOnSqlite(
+  'notification queries use their indexes: the page without a sort step, the count on unread rows only',
+  () => {
     const plan = (query: string) =>
       (server.deps.sqlite.prepare(`EXPLAIN QUERY PLAN ${query}`).all() as { detail: string }[])
         .map((row) => row.detail)
@@ -166,5 +168,5 @@ describe('notification queries', () => {
     expect(plan(`SELECT endpoint FROM push_subscriptions WHERE user_id = 'a'`)).toMatch(
       /push_subscriptions_user_idx/,
     );
-  });
-});
+  },
+);

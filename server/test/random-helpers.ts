@@ -7,6 +7,7 @@ import type {
   RandomKind,
   SkillLevel,
 } from '@campus/protocol';
+import { execSql } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
 
@@ -43,23 +44,21 @@ export const COMPLETE: ProfileFields = {
   year: 2,
 };
 
-/** Sets profile fields as a profile save would store them (a direct row update). */
-export function setProfile(server: TestServer, userId: string, fields: ProfileFields): void {
+/** Sets profile fields as a profile save would store them (a direct row update, on either database). */
+export async function setProfile(server: TestServer, userId: string, fields: ProfileFields): Promise<void> {
   const p = { ...COMPLETE, ...fields };
-  server.deps.sqlite
-    .prepare(
-      `UPDATE users SET college = ?, course = ?, year = ?, interests = ?, skill_level = ?, branch = ?
-        WHERE id = ?`,
-    )
-    .run(
-      p.college === null || p.college === undefined ? null : JSON.stringify(p.college),
-      p.course ?? null,
-      p.year ?? null,
-      JSON.stringify(p.interests ?? []),
-      p.skillLevel ?? null,
-      p.branch ?? null,
-      userId,
-    );
+  await execSql(
+    server,
+    `UPDATE users SET college = ?, course = ?, year = ?, interests = ?, skill_level = ?, branch = ?
+      WHERE id = ?`,
+    p.college === null || p.college === undefined ? null : JSON.stringify(p.college),
+    p.course ?? null,
+    p.year ?? null,
+    JSON.stringify(p.interests ?? []),
+    p.skillLevel ?? null,
+    p.branch ?? null,
+    userId,
+  );
 }
 
 /** Every client the tests opened, closed after each test (`closeAll`) so no wait outlives its test. */
@@ -84,7 +83,7 @@ export async function student(
   options: { status?: DocumentStatus; profile?: ProfileFields } = {},
 ): Promise<{ user: TestUser; ws: WsClient }> {
   const user = await createUser(server, name, options.status ?? 'verified');
-  setProfile(server, user.id, options.profile ?? {});
+  await setProfile(server, user.id, options.profile ?? {});
   return { user, ws: await connect(server, user) };
 }
 

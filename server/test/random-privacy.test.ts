@@ -3,6 +3,7 @@ import type { RandomCounts } from '@campus/protocol';
 import { befriend, chatted } from './calls-helpers';
 import { account, decide, filed, friends } from './reports-helpers';
 import { createUser, WsClient, type TestUser } from './support/ws-client';
+import { execSql, valueOf } from './support/sql';
 import { testClock, type TestServer } from './support/test-server';
 import {
   closeAll,
@@ -28,13 +29,20 @@ beforeAll(async () => {
 afterEach(closeAll);
 afterAll(() => server.close());
 
-const sql = (query: string, ...params: unknown[]) => server.deps.sqlite.prepare(query).run(...params);
+/** The user's automatic random-talk hold (0 without a restrictions row). */
+const hold = async (userId: string) =>
+  (await valueOf<number>(
+    server,
+    'SELECT random_review_hold FROM user_restrictions WHERE user_id = ?',
+    userId,
+  )) ?? 0;
 
 describe('what a random partner never learns', () => {
   it('the card carries no picture URL, which is keyed by the user id', async () => {
     const ann = await student(server, 'Ann');
     const bob = await student(server, 'Bob');
-    sql(
+    await execSql(
+      server,
       'UPDATE users SET profile_picture_url = ? WHERE id = ?',
       `/files/avatars/${bob.user.id}?v=abc`,
       bob.user.id,
@@ -95,10 +103,7 @@ describe('the automatic hold', () => {
       );
       expect(res.status).toBe(404);
     }
-    const hold = server.deps.sqlite
-      .prepare('SELECT random_review_hold AS hold FROM user_restrictions WHERE user_id = ?')
-      .get(victim.user.id) as { hold: number } | undefined;
-    expect(hold?.hold ?? 0).toBe(0);
+    expect(await hold(victim.user.id)).toBe(0);
   });
 });
 
@@ -110,20 +115,13 @@ describe('the automatic hold counts reporters who met the user', () => {
         { context: { kind, userId: victim.id }, reason: 'harassment', block: false },
         reporter.token,
       );
-    const hold = (userId: string) =>
-      (
-        server.deps.sqlite
-          .prepare('SELECT random_review_hold AS hold FROM user_restrictions WHERE user_id = ?')
-          .get(userId) as { hold: number } | undefined
-      )?.hold ?? 0;
-
     const fromFriends = await createUser(server, 'Popular');
     for (const name of ['F1', 'F2', 'F3']) {
       const friend = await createUser(server, name);
       await befriend(server, friend, fromFriends);
       expect((await report(friend, fromFriends, 'friend')).status).toBe(201);
     }
-    expect(hold(fromFriends.id)).toBe(0);
+    expect(await hold(fromFriends.id)).toBe(0);
 
     const fromChats = await createUser(server, 'Chatty');
     for (const name of ['C1', 'C2', 'C3']) {
@@ -131,7 +129,7 @@ describe('the automatic hold counts reporters who met the user', () => {
       await chatted(server, peer, fromChats);
       expect((await report(peer, fromChats, 'chat')).status).toBe(201);
     }
-    expect(hold(fromChats.id)).toBe(1);
+    expect(await hold(fromChats.id)).toBe(1);
   });
 });
 

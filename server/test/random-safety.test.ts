@@ -13,6 +13,7 @@ import { RANDOM_COUNTS_RATE, RANDOM_JOIN_RATE } from '../src/modules/random';
 import { WsClient, type Frame } from './support/ws-client';
 import type { TestServer } from './support/test-server';
 import { testClock } from './support/test-server';
+import { execSql, rowsOf, type SqlParam } from './support/sql';
 import {
   closeAll,
   endOf,
@@ -38,8 +39,7 @@ afterAll(() => server.close());
 
 const refusal = (ws: WsClient, from = 0) => ws.waitFor((f) => f.type === 'random-refused', from);
 const resultOf = (ws: WsClient, from = 0) => ws.waitFor((f) => f.type === 'random-action-result', from);
-const rows = (q: string, ...params: unknown[]) =>
-  server.deps.sqlite.prepare(q).all(...params) as Record<string, unknown>[];
+const rows = (q: string, ...params: SqlParam[]) => rowsOf<Record<string, unknown>>(server, q, ...params);
 
 describe('who may queue', () => {
   it('refuses an unverified student, an incomplete profile and a restricted account, with the texts', async () => {
@@ -60,9 +60,12 @@ describe('who may queue', () => {
       });
     }
     const held = await student(server, 'Held');
-    server.deps.sqlite
-      .prepare(`INSERT INTO user_restrictions (user_id, random_review_hold, updated_at) VALUES (?, 1, ?)`)
-      .run(held.user.id, new Date().toISOString());
+    await execSql(
+      server,
+      `INSERT INTO user_restrictions (user_id, random_review_hold, updated_at) VALUES (?, 1, ?)`,
+      held.user.id,
+      new Date().toISOString(),
+    );
     queue(held.ws, 'video');
     expect(await refusal(held.ws)).toEqual({
       type: 'random-refused',
@@ -71,9 +74,13 @@ describe('who may queue', () => {
     });
     const until = new Date(clock.now() + 3 * 86_400_000).toISOString();
     const paused = await student(server, 'Paused');
-    server.deps.sqlite
-      .prepare(`INSERT INTO user_restrictions (user_id, random_suspended_until, updated_at) VALUES (?, ?, ?)`)
-      .run(paused.user.id, until, new Date().toISOString());
+    await execSql(
+      server,
+      `INSERT INTO user_restrictions (user_id, random_suspended_until, updated_at) VALUES (?, ?, ?)`,
+      paused.user.id,
+      until,
+      new Date().toISOString(),
+    );
     queue(paused.ws, 'chat');
     expect((await refusal(paused.ws)).error).toBe(randomRestrictionMessage({ until, reason: 'suspended' }));
     // Refused students never wait: two of them are not matched with each other.
@@ -82,9 +89,7 @@ describe('who may queue', () => {
       expect(s.ws.frames.some((f) => f.type === 'random-queue' || isMatch(f))).toBe(false);
     }
     // Once verified with a complete profile, the same student queues (checked fresh on every try).
-    server.deps.sqlite
-      .prepare(`UPDATE users SET document_status = 'verified' WHERE id = ?`)
-      .run(pending.user.id);
+    await execSql(server, `UPDATE users SET document_status = 'verified' WHERE id = ?`, pending.user.id);
     queue(pending.ws, 'chat');
     await pending.ws.waitFor((f) => f.type === 'random-queue');
   });
@@ -159,7 +164,9 @@ describe('Add Friend, Block and Report name the room', () => {
     const late = ann.ws.frames.length;
     ann.ws.send({ type: 'random-action', roomId, action: 'block' });
     expect(await resultOf(ann.ws, late)).toMatchObject({ ok: false, message: RANDOM_MSG.roomGone });
-    expect(rows('SELECT * FROM blocks WHERE blocker_id IN (?, ?)', ann.user.id, eve.user.id)).toEqual([]);
+    expect(await rows('SELECT * FROM blocks WHERE blocker_id IN (?, ?)', ann.user.id, eve.user.id)).toEqual(
+      [],
+    );
   });
 
   it('block keeps the partner unnamed (a random block, no block_changed) and ends the live room', async () => {
@@ -171,10 +178,10 @@ describe('Add Friend, Block and Report name the room', () => {
     expect(await ann.ws.waitFor(endOf(roomId))).toMatchObject({ reason: 'left' });
     expect(await bob.ws.waitFor(endOf(roomId))).toMatchObject({ reason: 'you_left' });
     expect(
-      rows('SELECT blocker_id, blocked_id FROM random_blocks WHERE blocker_id = ?', bob.user.id),
+      await rows('SELECT blocker_id, blocked_id FROM random_blocks WHERE blocker_id = ?', bob.user.id),
     ).toEqual([{ blocker_id: bob.user.id, blocked_id: ann.user.id }]);
     // A friends' block would send Bob Ann's card (id, last name) and list her: neither happens.
-    expect(rows('SELECT 1 FROM blocks WHERE blocker_id = ?', bob.user.id)).toEqual([]);
+    expect(await rows('SELECT 1 FROM blocks WHERE blocker_id = ?', bob.user.id)).toEqual([]);
     await WsClient.settle(100);
     for (const ws of [ann.ws, bob.ws]) expect(JSON.stringify(ws.frames)).not.toContain('block_changed');
     expect(JSON.stringify(bob.ws.frames)).not.toContain(ann.user.id);
@@ -182,7 +189,7 @@ describe('Add Friend, Block and Report name the room', () => {
     // The room's Add Friend across it sends nothing and answers as a request does.
     ann.ws.send({ type: 'random-action', roomId, action: 'add-friend' });
     expect(await resultOf(ann.ws)).toMatchObject({ ok: true, message: FRIEND_MSG.sent });
-    expect(rows('SELECT 1 FROM friend_requests WHERE from_id = ?', ann.user.id)).toEqual([]);
+    expect(await rows('SELECT 1 FROM friend_requests WHERE from_id = ?', ann.user.id)).toEqual([]);
     // And the matchmaker keeps them apart, long after the rematch cooldown.
     clock.advance(RANDOM.rematchCooldownMs + 1);
     queue(ann.ws, 'chat');
@@ -209,7 +216,7 @@ describe('Add Friend, Block and Report name the room', () => {
     ann.ws.send({ type: 'random-action', roomId, action: 'report', reason: 'harassment', note: 'mean' });
     expect(await resultOf(ann.ws)).toMatchObject({ ok: true, action: 'report', message: REPORT_MSG.sent });
     expect(await bob.ws.waitFor(endOf(roomId))).toMatchObject({ type: 'random-chat-ended', reason: 'left' });
-    const [report] = rows('SELECT * FROM reports WHERE reporter_id = ?', ann.user.id);
+    const [report] = await rows('SELECT * FROM reports WHERE reporter_id = ?', ann.user.id);
     expect(report).toMatchObject({
       reported_id: bob.user.id,
       context_kind: 'random_room',
@@ -225,7 +232,11 @@ describe('Add Friend, Block and Report name the room', () => {
       ],
     });
     expect(
-      rows('SELECT 1 FROM random_blocks WHERE blocker_id = ? AND blocked_id = ?', ann.user.id, bob.user.id),
+      await rows(
+        'SELECT 1 FROM random_blocks WHERE blocker_id = ? AND blocked_id = ?',
+        ann.user.id,
+        bob.user.id,
+      ),
     ).toHaveLength(1);
     expect(JSON.stringify(ann.ws.frames)).not.toContain(bob.user.id);
 
@@ -243,10 +254,10 @@ describe('Add Friend, Block and Report name the room', () => {
       block: false,
     });
     expect(await resultOf(cat.ws)).toMatchObject({ ok: true });
-    expect(rows('SELECT evidence FROM reports WHERE reporter_id = ?', cat.user.id)).toEqual([
+    expect(await rows('SELECT evidence FROM reports WHERE reporter_id = ?', cat.user.id)).toEqual([
       { evidence: null },
     ]);
-    expect(rows('SELECT 1 FROM random_blocks WHERE blocker_id = ?', cat.user.id)).toEqual([]);
+    expect(await rows('SELECT 1 FROM random_blocks WHERE blocker_id = ?', cat.user.id)).toEqual([]);
   });
 
   it('keeps only the last messages of a text room as evidence', async () => {
@@ -258,7 +269,7 @@ describe('Add Friend, Block and Report name the room', () => {
     await ann.ws.waitFor((f) => f.type === 'chat-message' && f.text === `m${n - 1}`);
     ann.ws.send({ type: 'random-action', roomId, action: 'report', reason: 'spam' });
     await resultOf(ann.ws);
-    const [report] = rows('SELECT evidence FROM reports WHERE reporter_id = ?', ann.user.id);
+    const [report] = await rows('SELECT evidence FROM reports WHERE reporter_id = ?', ann.user.id);
     const messages = (JSON.parse(report!.evidence as string) as { messages: { text: string }[] }).messages;
     expect(messages).toHaveLength(RANDOM.evidenceMessages);
     expect(messages[0]!.text).toBe('m5');
@@ -313,7 +324,7 @@ describe('GET /api/random/counts', () => {
     await bob.ws.waitClose();
     await WsClient.settle(100);
     expect(await counts({ interests: ['Music'] })).toMatchObject({ total: 2 });
-    setProfile(server, ann.user.id, {});
+    await setProfile(server, ann.user.id, {});
   });
 
   it('refuses bad filters and the signed-out, and is rate limited', async () => {

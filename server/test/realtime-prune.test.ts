@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { rowsOf } from './support/sql';
 import { startTestServer } from './support/test-server';
 import { createUser, WsClient } from './support/ws-client';
 
@@ -24,8 +25,8 @@ describe('change log retention', () => {
     try {
       // Sessions were made with the old clock and have expired by now: sign in again.
       const bobAgain = { ...bob, token: (await createSessionFor(fresh, bob.id)).token };
-      const seqs = fresh.deps.sqlite.prepare('SELECT seq FROM change_log').pluck().all();
-      expect(seqs).toEqual([3]); // the newest entry stays: it carries the seq counter
+      const seqs = await rowsOf<{ seq: number }>(fresh, 'SELECT seq FROM change_log');
+      expect(seqs.map((r) => r.seq)).toEqual([3]); // the newest entry stays: it carries the seq counter
       const stale = await WsClient.connect(fresh, bobAgain, { pull: 1 });
       expect(stale.of('sync_reset')).toHaveLength(1);
       expect(stale.of('changes')).toHaveLength(0);

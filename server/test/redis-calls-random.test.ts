@@ -40,7 +40,7 @@ async function connect(node: TestServer, user: TestUser) {
 /** A student who may use random talk (verified, profile complete), online on one device of `node`. */
 async function student(node: TestServer, name: string) {
   const user = await createUser(node, name);
-  setProfile(node, user.id, {});
+  await setProfile(node, user.id, {});
   return connect(node, user);
 }
 
@@ -232,7 +232,7 @@ describe('random talk across two nodes', () => {
     queue(waiting, 'chat');
     await queued(waiting);
     const asker = await createUser(nodeA, 'Val');
-    setProfile(nodeA, asker.id, {});
+    await setProfile(nodeA, asker.id, {});
     const res = await nodeB.get('/api/random/counts', asker.token);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total: 1, waiting: { chat: 1, audio: 0, video: 0 } });

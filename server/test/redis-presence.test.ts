@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisConfig } from '../src/config';
 import type { RealtimeOptions } from '../src/realtime/options';
 import { requireRedis, testRedisConfig } from './support/redis';
+import { rowOf } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
 
@@ -46,12 +47,14 @@ const framesAbout = (client: WsClient, type: string, userId: string) =>
   client.frames.filter(aboutUser(type, userId));
 const onlineList = async (client: WsClient) =>
   (await client.waitFor((f) => f.type === 'online_users_list')).userIds as string[];
-const lastActiveAt = (userId: string) =>
+const lastActiveAt = async (userId: string) =>
   (
-    nodeA.deps.sqlite.prepare('SELECT last_active_at FROM users WHERE id = ?').get(userId) as {
-      last_active_at: string | null;
-    }
-  ).last_active_at;
+    await rowOf<{ last_active_at: string | null }>(
+      nodeA,
+      'SELECT last_active_at FROM users WHERE id = ?',
+      userId,
+    )
+  )?.last_active_at;
 
 async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const started = Date.now();
@@ -85,14 +88,14 @@ describe('presence across two nodes sharing one Redis', () => {
     await connect(nodeB, ann);
     const bobA = await connect(nodeA, bob);
     expect(await onlineList(bobA)).toEqual([ann.id]);
-    const before = lastActiveAt(ann.id);
+    const before = await lastActiveAt(ann.id);
 
     annA.close();
     await annA.waitClose();
     await WsClient.settle(300);
     expect(framesAbout(bobA, 'user_offline', ann.id)).toEqual([]);
     // Her last connection in the deployment did not close: no last-active time is stored.
-    expect(lastActiveAt(ann.id)).toBe(before);
+    expect(await lastActiveAt(ann.id)).toBe(before);
     expect(await nodeA.deps.realtime.isOnlineAnywhere(ann.id)).toBe(true);
     // Bob's second device, on the node Ann just left, sees her online.
     const bobA2 = await connect(nodeA, bob);
@@ -102,7 +105,7 @@ describe('presence across two nodes sharing one Redis', () => {
   it('the first connection anywhere is announced once, and closing the last one anywhere announces offline once', async () => {
     const [cy, di] = await contacts('Cy', 'Di');
     const diB = await connect(nodeB, di);
-    const before = lastActiveAt(cy.id);
+    const before = await lastActiveAt(cy.id);
 
     const cyA = await connect(nodeA, cy);
     // Di is on the other node: she hears it all the same.
@@ -115,14 +118,14 @@ describe('presence across two nodes sharing one Redis', () => {
     await cyB.waitClose();
     await WsClient.settle(300);
     expect(framesAbout(diB, 'user_offline', cy.id)).toEqual([]);
-    expect(lastActiveAt(cy.id)).toBe(before);
+    expect(await lastActiveAt(cy.id)).toBe(before);
 
     cyA.close();
     const offline = await diB.waitFor(aboutUser('user_offline', cy.id));
     await WsClient.settle(300);
     expect(framesAbout(diB, 'user_offline', cy.id)).toHaveLength(1);
     // Stored before the contacts heard it.
-    expect(lastActiveAt(cy.id)).toBe(offline.lastActiveAt);
+    expect(await lastActiveAt(cy.id)).toBe(offline.lastActiveAt);
     expect(await nodeB.deps.realtime.isOnlineAnywhere(cy.id)).toBe(false);
   });
 

@@ -15,7 +15,9 @@ import { clusterForFile, startNodeDevice, type Cluster } from './support/nodes';
 import { recordingWire, type Wire } from './support/wire';
 
 /**
- * The issue's fault test across server processes. Ana's connections go through a cutting proxy to a
+ * The issue's fault test across server processes, two nodes on one PostgreSQL (a throwaway schema of this
+ * file's) and one Redis (support/nodes.ts); SYSTEM_DATABASE=sqlite runs it on one SQLite file shared by the
+ * two processes instead, for a run by hand. Ana's connections go through a cutting proxy to a
  * balancer that prefers node 1, Ben's through another to a balancer that prefers node 2: normally they are
  * on different nodes, so every message crosses Redis. Node 1 is killed (SIGKILL) in the middle of a burst
  * of Ana's, 0–30 ms (seeded) after part of it went out: some of it in flight, some committed on node 1 but
@@ -29,6 +31,15 @@ import { recordingWire, type Wire } from './support/wire';
 
 const PER_SIDE = 1000;
 const BURST = 25;
+/**
+ * A side writes its next burst only while at most this many of its messages wait for an answer, as a
+ * student does not type on for long past the clock icons. A device resends its whole outbox on every new
+ * connection, and the proxy cuts one every 0.2–2 s: on PostgreSQL on a loaded machine the server fell
+ * behind the bursts, every cut resent hundreds, and the run became a throughput test (tens of thousands of
+ * resends, minutes) rather than a fault test. On SQLite the outbox never grew near this; the kill still
+ * lands mid-burst, with messages in flight and some committed but not acknowledged.
+ */
+const BACKLOG = 4 * BURST;
 /** Ana's messages written when node 1 is killed, and both sides' when Redis is (once node 1 is back). */
 const KILL_NODE_AT = 300;
 const KILL_REDIS_AT = 650;
@@ -67,6 +78,11 @@ async function sendAll(
   const ids: string[] = [];
   for (let i = side.written; i < PER_SIDE; i += BURST) {
     if (i + BURST > gate.at) await gate.open;
+    await until(
+      async () => (await client.db.outbox.count()) <= BACKLOG,
+      120_000,
+      `${label}'s unanswered messages to fall to ${BACKLOG}`,
+    );
     const burst = [];
     for (let j = i; j < Math.min(PER_SIDE, i + BURST); j += 1)
       burst.push(client.run(writeDirectMessage, to.ref, `${label}-${j}`));
@@ -135,8 +151,12 @@ describe('fault injection across server processes: cut connections, a killed nod
       await startFlakyProxy({ targetPort: balancers[1]!.port, seed: seed + 1 }),
     );
     const [proxyA, proxyB] = proxies;
-    const a = await c.signUp(one!, 'Ana', 'Fault');
-    const b = await c.signUp(two!, 'Ben', 'Fault');
+    // Cem is a third student, the one who welcomes both (see openExchange below).
+    const [a, b, cem] = await Promise.all([
+      c.signUp(one!, 'Ana', 'Fault'),
+      c.signUp(two!, 'Ben', 'Fault'),
+      c.signUp(two!, 'Cem', 'Steady'),
+    ]);
     const wireA = recordingWire();
     const wireB = recordingWire();
     const resetsA = watchResets(wireA, started);
@@ -149,7 +169,6 @@ describe('fault injection across server processes: cut connections, a killed nod
 
     // As in fault-injection.test.ts: both devices past their first sync (a snapshot) through a third
     // student's messages, then Ben's first message and Ana's answer accepted before the bursts.
-    const cem = await c.signUp(two!, 'Cem', 'Steady');
     const clientC = startNodeDevice({ student: cem, node: two!, db: newDeviceDatabase(cem) });
     clients.push(clientC);
     const { firstA, firstB } = await openExchange(

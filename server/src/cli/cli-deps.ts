@@ -1,7 +1,4 @@
-import type { Config } from '../config';
-import type { DB } from '../lib/db/database';
-import type SQLite from 'better-sqlite3';
-import type { SqliteAppDeps } from '../deps';
+import type { AppDeps } from '../deps';
 import { createLiveSockets } from '../lib/auth/live-sockets';
 import { createLogger } from '../lib/logger';
 import { DEFAULT_AUTH_RATE_RULES } from '../lib/rate-limit';
@@ -10,33 +7,32 @@ import { loadOrCreateSecret } from '../lib/secret';
 import { createStorage } from '../lib/storage';
 import { disabledPushService } from '../lib/push/sender';
 import { disabledTextRecognizer } from '../lib/ocr';
-import { createRealtimeEngine } from '../realtime/engine';
+import { createPostgresEngine, createRealtimeEngine } from '../realtime/engine';
+import type { OpenedCliDatabase } from './open-db';
 
 /**
- * The server's dependencies for a one-off command, so it writes through the same code paths as the server
- * (chat writes append to the change log, which clients sync from). Nothing is listening: no one to push to,
- * and no mail goes out.
+ * The server's dependencies for a one-off command, so it writes through the same code paths and the same
+ * engine as the server, on SQLite or PostgreSQL (chat writes append to the change log, which clients sync
+ * from; a server running beside it adopts the entries with its next commit). Nothing is listening: no one
+ * to push to, and no mail goes out. `deps.realtime.close()` stops the engine's timers when done.
  */
-export function cliDeps(
-  opened: { db: DB; sqlite: SQLite.Database; config: Config },
-  now: () => number,
-): SqliteAppDeps {
-  const engine = createRealtimeEngine(opened.sqlite, { now });
+export async function cliDeps(opened: OpenedCliDatabase, now: () => number): Promise<AppDeps> {
+  const { store, config } = opened;
+  const engine =
+    store.kind === 'sqlite'
+      ? createRealtimeEngine(store.sqlite, { now })
+      : await createPostgresEngine(store.pool, { now });
+  opened.guard(engine.transactor);
   return {
-    config: opened.config,
+    config,
     db: opened.db,
-    sqlite: opened.sqlite,
-    database: {
-      kind: 'sqlite',
-      get open() {
-        return opened.sqlite.open;
-      },
-    },
+    sqlite: store.kind === 'sqlite' ? store.sqlite : undefined,
+    database: opened.state,
     transactor: engine.transactor,
     realtime: engine.hub,
     // Nothing is listening here, so a revocation has no socket to close.
     liveSockets: createLiveSockets(() => undefined),
-    storage: createStorage(opened.config, now),
+    storage: createStorage(config, now),
     push: disabledPushService(),
     ocr: disabledTextRecognizer(),
     log: createLogger('silent'),
@@ -47,7 +43,7 @@ export function cliDeps(
       close() {},
     },
     devMailbox: undefined,
-    secret: loadOrCreateSecret(opened.config.dataDir, 'otp'),
+    secret: loadOrCreateSecret(config.dataDir, 'otp'),
     rateRules: DEFAULT_AUTH_RATE_RULES,
     rates: new Rates(now),
     now,

@@ -22,21 +22,24 @@ try {
   process.exit(1);
 }
 const opened = await openMigratedDatabase();
-const deps = cliDeps(opened, Date.now);
 try {
-  const source = `import:${path.basename(filePath)}`;
-  const started = performance.now();
-  const s = await importColleges(deps.transactor, parsed.records, source);
-  const ms = Math.round(performance.now() - started);
-  console.log(
-    `${source}: ${s.added} added, ${s.updated} updated, ${s.unchanged} unchanged; ` +
-      `${s.domainsAdded} domains added${s.domainConflicts ? `, ${s.domainConflicts} kept by another college` : ''}; ` +
-      `${parsed.skipped.length} rows skipped (${ms} ms)`,
-  );
-  const reasons = new Map<string, number>();
-  for (const { reason } of parsed.skipped) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
-  for (const [reason, n] of reasons) console.log(`  skipped ${n}: ${reason}`);
+  const deps = await cliDeps(opened, Date.now);
+  try {
+    const source = `import:${path.basename(filePath)}`;
+    const started = performance.now();
+    const s = await importColleges(deps.transactor, parsed.records, source);
+    const ms = Math.round(performance.now() - started);
+    console.log(
+      `${source}: ${s.added} added, ${s.updated} updated, ${s.unchanged} unchanged; ` +
+        `${s.domainsAdded} domains added${s.domainConflicts ? `, ${s.domainConflicts} kept by another college` : ''}; ` +
+        `${parsed.skipped.length} rows skipped (${ms} ms)`,
+    );
+    const reasons = new Map<string, number>();
+    for (const { reason } of parsed.skipped) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    for (const [reason, n] of reasons) console.log(`  skipped ${n}: ${reason}`);
+  } finally {
+    deps.realtime.close();
+  }
 } finally {
-  deps.realtime.close();
   await opened.close();
 }

@@ -1,15 +1,73 @@
 import path from 'node:path';
-import { loadConfig } from '../config';
-import { migrateToLatest, openDatabase } from '../lib/db/database';
+import type SQLite from 'better-sqlite3';
+import type pg from 'pg';
+import { loadConfig, type Config } from '../config';
+import { migrateToLatest, openDatabase, type DB } from '../lib/db/database';
+import { openPostgres } from '../lib/db/postgres';
+import type { DatabaseState } from '../deps';
+import type { EngineTransactor } from '../realtime/engine-transactor';
 
-/** The same database the server uses (DATA_DIR), migrated, for one-off commands. */
-export async function openMigratedDatabase() {
+/** Where the one-off commands write: the server's SQLite file, or DATABASE_URL's PostgreSQL. */
+export type CliStore = { kind: 'sqlite'; sqlite: SQLite.Database } | { kind: 'postgres'; pool: pg.Pool };
+
+export interface OpenedCliDatabase {
+  config: Config;
+  db: DB;
+  store: CliStore;
+  /** Which database, and whether it is still open (closed by `close`). */
+  state: DatabaseState;
+  /**
+   * From now on Kysely (`db`) refuses to run inside this transactor's commits and reads, as the server's
+   * does (on SQLite the handle's write lock already makes such a call fail instead of waiting for itself).
+   */
+  guard(transactor: EngineTransactor): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The same database the server uses (DATA_DIR's SQLite file, or DATABASE_URL's PostgreSQL, where several
+ * nodes and these commands share it), migrated, for one-off commands.
+ */
+export async function openMigratedDatabase(): Promise<OpenedCliDatabase> {
   const config = loadConfig();
-  // The commands write through the SQLite engine: with DATABASE_URL they would fill a SQLite file the
-  // server never reads.
-  if (config.database.kind === 'postgres')
-    throw new Error('the command-line tools run on SQLite only for now: unset DATABASE_URL to use them');
-  const opened = openDatabase(path.join(config.dataDir, 'campus-talk.sqlite'));
-  await migrateToLatest(opened.db);
-  return { ...opened, config };
+  let guarded: EngineTransactor | undefined;
+  let opened: { db: DB; close(): Promise<void>; store: CliStore };
+  if (config.database.kind === 'postgres') {
+    const { url, schema } = config.database;
+    // A few connections: a command commits one at a time, beside Kysely's reads and the change log's prune.
+    const pg = openPostgres(url, {
+      schema,
+      max: 4,
+      insideCommit: () => guarded?.insideTransaction === true,
+    });
+    opened = { db: pg.db, close: pg.close, store: { kind: 'postgres', pool: pg.pool } };
+  } else {
+    const sqlite = openDatabase(path.join(config.dataDir, 'campus-talk.sqlite'));
+    opened = { db: sqlite.db, close: sqlite.close, store: { kind: 'sqlite', sqlite: sqlite.sqlite } };
+  }
+  try {
+    await migrateToLatest(opened.db);
+  } catch (err) {
+    await opened.close();
+    throw err;
+  }
+  let open = true;
+  return {
+    config,
+    db: opened.db,
+    store: opened.store,
+    state: {
+      kind: opened.store.kind,
+      get open() {
+        return open;
+      },
+    },
+    guard(transactor) {
+      guarded = transactor;
+    },
+    close() {
+      open = false;
+      return opened.close();
+    },
+  };
 }

@@ -71,7 +71,7 @@ try {
 
   // The demo chat's messages are spread over the hour before now, in order.
   let now = Date.now() - 60 * 60_000;
-  const deps = cliDeps(opened, () => now);
+  const deps = await cliDeps(opened, () => now);
   try {
     const { created } = await seedDemoChat(deps, { advance: (ms) => (now += ms) });
     if (created > 0) console.log('Demo chat added: Alex ↔ Priya, and the group "Hackathon Team" with Sam.');

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SqliteAppDeps } from '../../src/deps';
+import { it } from 'vitest';
 import { startServer, type StartOptions } from '../../src/server';
 import { createTestSchema, type TestSchema } from './postgres';
 
@@ -44,6 +45,21 @@ async function releaseSchema(dataDir: string, entry: SharedSchema): Promise<void
 }
 
 /**
+ * The environment a command-line tool (src/cli) runs with to write where servers started on `dataDir` read:
+ * its DATA_DIR and, under TEST_DATABASE=postgres, a DATABASE_URL whose connections' search_path is that
+ * DATA_DIR's schema (kept until the test file is done, as any DATA_DIR a test gives). An inherited
+ * DATABASE_URL is blanked on SQLite: the tool must write the file the servers read.
+ */
+export async function cliEnvFor(dataDir: string): Promise<{ DATA_DIR: string; DATABASE_URL: string }> {
+  if (!onPostgres) return { DATA_DIR: dataDir, DATABASE_URL: '' };
+  let entry = schemas.get(dataDir);
+  if (!entry) schemas.set(dataDir, (entry = { schema: await createTestSchema(), users: 0, owned: false }));
+  const url = new URL(entry.schema.url);
+  url.searchParams.set('options', `-c search_path=${entry.schema.schema}`);
+  return { DATA_DIR: dataDir, DATABASE_URL: url.toString() };
+}
+
+/**
  * The deps as tests see them: on SQLite `deps.sqlite` is the handle; under TEST_DATABASE=postgres reading
  * it throws, naming why (a test that pokes SQLite directly does not belong on the server-pg list). The
  * getter goes on the server's own deps object, not a copy: features key per-server state by it.
@@ -63,6 +79,14 @@ function testDeps<T extends { sqlite?: SqliteAppDeps['sqlite'] }>(
       },
     });
   return deps as T & Pick<SqliteAppDeps, 'sqlite'>;
+}
+
+/**
+ * A test of SQLite itself (its query planner, its files): declared on SQLite only, so the server-pg run
+ * reports no skipped test (a skip would read as a gap in the PostgreSQL coverage).
+ */
+export function itOnSqlite(name: string, fn: () => unknown, timeout?: number): void {
+  if (!onPostgres) it(name, fn, timeout);
 }
 
 /** A controllable clock: starts at real time, moves only when told. */

@@ -78,9 +78,8 @@ export async function blockUser(tx: Tx, deps: AppDeps, blockerId: string, blocke
   if (await tx.run(deleteFriendshipSql, ...orderedPair(blockerId, blockedId)))
     tx.emit({ type: 'friendship_changed', friend: user, added: false }, mine);
   tx.emit({ type: 'block_changed', user, blocked: true, at }, mine);
-  // After the commit (a commit awaits only its statements); a rolled-back block only costs the two their
-  // live presence until they reconnect.
-  setImmediate(() => deps.realtime.separate(blockerId, blockedId));
+  // Its listeners end a call or a random room between the two and log it in commits of their own.
+  onceCommitted(tx, () => deps.realtime.separate(blockerId, blockedId));
 }
 
 /**
@@ -105,7 +104,19 @@ export async function unblockUser(
   await releaseHeldRequest(tx, deps, blockedId, blockerId);
   const pair = orderedPair(blockerId, blockedId);
   const shares = await tx.first(sharesSomethingSql, blockerId, blockedId, blockedId, blockerId, ...pair);
-  setImmediate(() => deps.realtime.reunite(blockerId, blockedId, shares !== undefined));
+  onceCommitted(tx, () => deps.realtime.reunite(blockerId, blockedId, shares !== undefined));
+}
+
+/**
+ * Runs `fn` once the commit has committed (never for one rolled back), outside it. Not a bare setImmediate
+ * from inside the commit: on PostgreSQL the commit's statements and COMMIT are still in flight when it
+ * fires, and it inherits the commit's async context, so a commit started from `fn` (the call log of a call
+ * the block ends) was refused as a commit inside a commit and the call went unlogged. afterCommit alone
+ * is not enough either: on SQLite its callbacks run while the transactor's lock is still held, so the
+ * setImmediate moves `fn` past the lock's release (a commit from `fn` then queues after it).
+ */
+function onceCommitted(tx: Tx, fn: () => void): void {
+  tx.afterCommit(() => setImmediate(fn));
 }
 
 /**
