@@ -95,16 +95,24 @@ describe('random text chat', () => {
   it('sends typing once when text appears, and stop-typing 1.2 s after the last key, on emptying and after send', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const world = await connectedChat();
+    // When each typing frame left, on the fake clock: shouldAdvanceTime also moves it with real time, so on a
+    // busy machine an exact "nothing at 1,199 ms" would race; the gap from the last key is what must hold.
+    const sentAt: number[] = [];
+    const send = world.client.sendRandomFrame.bind(world.client);
+    world.client.sendRandomFrame = (frame) => {
+      if (frame.type === 'random-typing') sentAt.push(Date.now());
+      return send(frame);
+    };
     typed('h');
     typed('he');
     typed('hey');
     expect(typing(world)).toEqual([true]);
-    await settle(1000);
+    await settle(600);
     typed('hey!');
-    await settle(1199);
-    expect(typing(world)).toEqual([true]);
-    await settle(1);
+    const lastKey = Date.now();
+    await settle(1200);
     expect(typing(world)).toEqual([true, false]);
+    expect(sentAt[1]! - lastKey).toBeGreaterThanOrEqual(1200);
 
     typed('again');
     expect(typing(world)).toEqual([true, false, true]);
