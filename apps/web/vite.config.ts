@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import pkg from './package.json' with { type: 'json' };
@@ -28,6 +29,14 @@ export default defineConfig({
   // Absolute asset paths: deep routes such as /chat/abc must still load /assets/… (a relative base breaks them).
   base: '/',
   plugins: [react(), assetManifest()],
+  resolve: {
+    alias: {
+      // simple-peer's streams (streamx, through events-universal) require('events') from a package that does
+      // not depend on it, so the bundler took it for Node's built-in and left it empty: "Class extends value
+      // undefined" when a call or a random room loaded the chunk. Every `events` is the browser package.
+      events: fileURLToPath(new URL('./node_modules/events/events.js', import.meta.url)),
+    },
+  },
   define: { 'import.meta.env.VITE_APP_VERSION': JSON.stringify(pkg.version) },
   server: {
     port: 5173,
