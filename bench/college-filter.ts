@@ -7,14 +7,13 @@
  * names). Times are wall clock on this machine; compare runs of the same session.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { COLLEGE_COUNTRIES, INDIA_STATES, type CollegeOption } from '@campus/protocol';
 import { startServer } from '../server/src/server';
 import { indexColleges } from '../apps/web/src/features/profile/college-picker/college-index';
+import { benchTempDir } from './shared/tmpfs';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-talk-bench-colleges-'));
+const dataDir = benchTempDir('campus-talk-bench-colleges-');
 const server = await startServer({
   config: { port: 0, host: '127.0.0.1', dataDir, nodeEnv: 'test', logLevel: 'silent' },
 });

@@ -8,13 +8,13 @@
  * cursor 0) live in this process, so they do not count.
  */
 import { fork, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { PROTOCOL_VERSION } from '@campus/protocol';
+import { benchTempDir } from './shared/tmpfs';
 
 type Usage = NodeJS.MemoryUsage;
 
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   // --plain: a bare `ws` server instead of ours (implies --no-hello).
   const hello = !process.argv.includes('--no-hello') && !process.argv.includes('--plain');
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'campus-idle-'));
+  const dataDir = benchTempDir('campus-idle-');
   const env = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
   const seeded = spawnSync('node', ['--import', 'tsx', 'ours/seed.ts'], { cwd: here, env, stdio: 'inherit' });
   if (seeded.status !== 0) throw new Error('seed failed');

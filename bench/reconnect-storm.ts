@@ -15,7 +15,7 @@
  * data directory, everything started here stopped by pid. Raw results go to results/storm-<date>.json.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,6 +26,7 @@ import { startBusyLoops, startPinned, stopProcesses, waitForExit } from './run/p
 import { benchDir, buildOurServer, startTargetServer, TARGETS } from './run/targets';
 import { GROUP_SIZE, groupIdOf, MESSAGE_CONTENT, seededRandom } from './shared/population';
 import { processCpuMicros, processRssKb, readCpuTimes, stealPercent } from './shared/proc';
+import { benchTempDir } from './shared/tmpfs';
 
 const clientCount = Number(process.env.STORM_CLIENTS ?? 5000);
 const rate = Number(process.env.STORM_RATE ?? 200);
@@ -291,7 +292,7 @@ async function run(): Promise<void> {
   buildOurServer();
   const busy = startBusyLoops();
   const started: ChildProcess[] = [];
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'campus-storm-'));
+  const dataDir = benchTempDir('campus-storm-');
   try {
     process.env.BENCH_CLIENT_COUNT = String(clientCount);
     const spec = TARGETS.ours;

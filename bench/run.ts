@@ -6,7 +6,7 @@
  * (default 500,1000).
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Target } from './load/clients';
@@ -14,6 +14,7 @@ import type { LoadConfig, LoadResult } from './load/types';
 import { startBusyLoops, sessionNice, startPinned, stopProcesses, waitForExit } from './run/processes';
 import { formatTable, resultRows } from './run/table';
 import { benchDir, buildOurServer, startTargetServer, TARGETS } from './run/targets';
+import { benchTempDir } from './shared/tmpfs';
 
 const targets = (process.env.BENCH_TARGETS ?? 'plain-ws,socketio,ours').split(',') as Target[];
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -22,7 +23,7 @@ const rates = (process.env.BENCH_RATES ?? '500,1000').split(',').map(Number);
 async function runTarget(target: Target, busy: readonly ChildProcess[]): Promise<LoadResult> {
   const spec = TARGETS[target];
   process.stderr.write(`${spec.label}\n`);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `campus-bench-${target}-`));
+  const dataDir = benchTempDir(`campus-bench-${target}-`);
   const started: ChildProcess[] = [];
   try {
     const tokensFile = spec.prepare?.(dataDir);

@@ -56,6 +56,7 @@ import type { MutationHandlers } from '../server/src/realtime/registry';
 import { SqliteTransactor } from '../server/src/realtime/sqlite-transactor';
 import { sql, type Transactor, type Tx } from '../server/src/realtime/transaction';
 import { cpuMicrosBetween, cpuMicrosOf, machineBusyMicros, readCpuTimes, stealPercent } from './shared/proc';
+import { benchTempDir } from './shared/tmpfs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -281,7 +282,7 @@ async function runCase(
 
 async function sqliteCases(): Promise<CaseResult[]> {
   // tmpfs, as the toolchain notes ask of benchmark databases: the disk's fsync is not what is measured.
-  const dir = fs.mkdtempSync(path.join(fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'ct-store-'));
+  const dir = benchTempDir('ct-store-');
   const opened = openDatabase(path.join(dir, 'bench.sqlite'));
   try {
     await migrateToLatest(opened.db);

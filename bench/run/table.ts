@@ -11,7 +11,7 @@ const HEADERS = [
   'CPU µs/delivery',
   '× plain ws',
   'idle KB/conn',
-  'generator CPU %',
+  'send lag p99 ms',
   'steal %',
   'other load %',
 ];
@@ -37,7 +37,7 @@ export function resultRows(results: readonly LoadResult[]): string[][] {
         phase.cpuMicrosPerDelivery.toFixed(1),
         ratio,
         result.idleKbPerConnection.toFixed(1),
-        phase.generatorCpuPercent.toFixed(0),
+        ms(phase.ms.sendLagP99),
         phase.stealPercent.all.toFixed(1),
         phase.otherLoadPercent.toFixed(0),
       ];
