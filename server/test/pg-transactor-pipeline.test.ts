@@ -1,14 +1,12 @@
 import net from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import type { Change } from '@campus/protocol';
-import { migrateToLatest } from '../src/lib/db/database';
 import { openPostgres } from '../src/lib/db/postgres';
 import { audience } from '../src/realtime/audiences';
-import { inProcessChangeBus, type CommittedChange } from '../src/realtime/bus';
-import { PgTransactor } from '../src/realtime/pg-transactor';
+import type { PgTransactor } from '../src/realtime/pg-transactor';
 import { sql } from '../src/realtime/transaction';
-import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from './support/postgres';
+import { TEST_DATABASE_URL } from './support/postgres';
+import { idOf, insertNote, pgTransactorKit, range, read } from './support/pg-transactor-kit';
 
 /**
  * PgTransactor's pipelining (pg's pipeline mode on a commit's connection): what nobody waits for rides
@@ -18,47 +16,13 @@ import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from './support/
  * gap, in seq order, whatever rolls back. Against a real PostgreSQL, in a throwaway schema.
  */
 
-const NOTES = `CREATE TABLE test_notes (id TEXT COLLATE "C" PRIMARY KEY, body TEXT COLLATE "C" NOT NULL)`;
+const kit = pgTransactorKit();
+const { logSeqs, noteIds } = kit;
 
-let schema: TestSchema;
-let pool: pg.Pool;
+beforeEach(() => kit.reset());
 
-beforeAll(async () => {
-  schema = await createTestSchema();
-  const opened = schema.open();
-  await migrateToLatest(opened.db);
-  pool = opened.pool;
-  await pool.query(NOTES);
-});
-afterAll(async () => {
-  await schema?.drop();
-});
-
-beforeEach(async () => {
-  await pool.query(`DELETE FROM change_log; DELETE FROM change_audience; DELETE FROM test_notes`);
-});
-
-async function node(on: pg.Pool = schema.open().pool, pipeline = true) {
-  const published: CommittedChange[][] = [];
-  const bus = inProcessChangeBus((err) => {
-    throw err;
-  });
-  bus.subscribe((changes) => published.push([...changes]));
-  const transactor = await PgTransactor.open(on, { now: () => 1_000, bus, pipeline });
-  const seqs = () => published.flat().map((c) => c.change.seq);
-  return { transactor, published, seqs };
-}
-
-const insertNote = sql('INSERT INTO test_notes (id, body) VALUES (?, ?)');
+const node = (on?: pg.Pool, pipeline = true) => kit.node({ pool: on, pipeline });
 const selectOne = sql<{ one: number }>('SELECT 1 AS one');
-const read = (id: string) => ({ type: 'notification_read', notificationId: id }) as const;
-const idOf = (c: CommittedChange) =>
-  (c.change as Extract<Change, { type: 'notification_read' }>).notificationId;
-const logSeqs = async () =>
-  (await pool.query<{ seq: number }>('SELECT seq FROM change_log ORDER BY seq')).rows.map((r) => r.seq);
-const noteIds = async () =>
-  (await pool.query<{ id: string }>('SELECT id FROM test_notes ORDER BY id')).rows.map((r) => r.id);
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 /**
  * A TCP proxy in front of PostgreSQL that counts round trips: a flight is what the client sends after it
@@ -110,7 +74,7 @@ async function roundTripCounter() {
 describe('PgTransactor, pipelined', () => {
   it('spends a round trip only on what is waited for: queued writes, appends, SAVEPOINT and COMMIT ride along', async () => {
     const proxy = await roundTripCounter();
-    const opened = openPostgres(proxy.url, { schema: schema.schema, max: 1 });
+    const opened = openPostgres(proxy.url, { schema: kit.schema.schema, max: 1 });
     try {
       const flightsOf = async (pipeline: boolean, fn: Parameters<PgTransactor['commit']>[0]) => {
         const { transactor } = await node(opened.pool, pipeline);
@@ -151,8 +115,8 @@ describe('PgTransactor, pipelined', () => {
   });
 
   it("fails only a queued write's own savepoint, with the write's own error; the batch's next mutation goes on", async () => {
-    await pool.query(`INSERT INTO test_notes (id, body) VALUES ('taken', 'x')`);
-    const { transactor, published } = await node(pool);
+    await kit.pool.query(`INSERT INTO test_notes (id, body) VALUES ('taken', 'x')`);
+    const { transactor, published } = await node(kit.pool);
     const outcomes: string[] = [];
     await transactor.commit(async (tx) => {
       for (const id of ['first', 'taken', 'third'])
@@ -183,8 +147,8 @@ describe('PgTransactor, pipelined', () => {
   });
 
   it("fails the commit with a queued write's own error, whether a statement follows it or only COMMIT", async () => {
-    await pool.query(`INSERT INTO test_notes (id, body) VALUES ('taken', 'x')`);
-    const { transactor, published } = await node(pool);
+    await kit.pool.query(`INSERT INTO test_notes (id, body) VALUES ('taken', 'x')`);
+    const { transactor, published } = await node(kit.pool);
     await expect(
       transactor.commit(async (tx) => {
         tx.queue(insertNote, 'taken', 'x');
@@ -210,7 +174,7 @@ describe('PgTransactor, pipelined', () => {
   it('two nodes committing at once, with savepoints, queued writes and rollbacks: no reader ever sees a gap, and the log ends contiguous', async () => {
     const a = await node();
     const b = await node();
-    const watcher = schema.open();
+    const watcher = kit.schema.open();
     let stop = false;
     const gaps: string[] = [];
     let looks = 0;
@@ -281,13 +245,13 @@ describe("openPostgres's connections", () => {
   it("run without JIT (it compiled the change log's reads for half a second a commit), keeping the URL's own options", async () => {
     const url = new URL(TEST_DATABASE_URL);
     url.searchParams.set('options', '-c statement_timeout=4321');
-    const opened = openPostgres(url.toString(), { schema: schema.schema, max: 1 });
+    const opened = openPostgres(url.toString(), { schema: kit.schema.schema, max: 1 });
     try {
       const show = async (setting: string) =>
         (await opened.pool.query<Record<string, string>>(`SHOW ${setting}`)).rows[0]![setting];
       expect(await show('jit')).toBe('off');
       expect(await show('statement_timeout')).toBe('4321ms');
-      expect(await show('search_path')).toBe(schema.schema);
+      expect(await show('search_path')).toBe(kit.schema.schema);
     } finally {
       await opened.close();
     }

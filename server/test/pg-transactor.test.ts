@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import type { Change, MutationFrame } from '@campus/protocol';
-import { migrateToLatest } from '../src/lib/db/database';
+import type { MutationFrame } from '@campus/protocol';
 import { audience } from '../src/realtime/audiences';
-import { inProcessChangeBus, type CommittedChange } from '../src/realtime/bus';
 import { CHANGE_RETENTION_MS } from '../src/realtime/change-log';
 import { exactlyOnce, refusal, type MutationOutcome } from '../src/realtime/exactly-once';
 import { entriesBetween, logReader } from '../src/realtime/pg-change-log';
-import { PgTransactor, toPgPlaceholders } from '../src/realtime/pg-transactor';
+import { toPgPlaceholders } from '../src/realtime/pg-transactor';
 import { sql, type Tx } from '../src/realtime/transaction';
-import { createTestSchema, type TestSchema } from './support/postgres';
+import { idOf, insertNote, pgTransactorKit, range, read } from './support/pg-transactor-kit';
 
 /**
  * PgTransactor against a real PostgreSQL (TEST_DATABASE_URL; support/postgres.ts), in a throwaway schema.
@@ -17,45 +15,11 @@ import { createTestSchema, type TestSchema } from './support/postgres';
  * deployment: the change log's order and exactly-once must hold across them.
  */
 
-/** A table of the test's own to write beside the engine's, in the migrated schema. */
-const NOTES = `CREATE TABLE test_notes (id TEXT COLLATE "C" PRIMARY KEY, body TEXT COLLATE "C" NOT NULL)`;
-
-let schema: TestSchema;
-let pool: pg.Pool;
+const kit = pgTransactorKit();
+const { logSeqs, noteIds } = kit;
 let clock = 1_000;
-
-beforeAll(async () => {
-  schema = await createTestSchema();
-  const opened = schema.open();
-  // The real schema (change_log, change_audience, device_mutations, mutation_rejects), as a server has it.
-  await migrateToLatest(opened.db);
-  pool = opened.pool;
-  await pool.query(NOTES);
-});
-afterAll(async () => {
-  await schema?.drop();
-});
-/** A node: its own pool (unless given), its in-process bus, and what the bus published, commit by commit. */
-async function node(on: pg.Pool = schema.open().pool) {
-  const published: CommittedChange[][] = [];
-  const bus = inProcessChangeBus((err) => {
-    throw err;
-  });
-  bus.subscribe((changes) => published.push([...changes]));
-  const transactor = await PgTransactor.open(on, { now: () => clock, bus });
-  const seqs = () => published.flat().map((c) => c.change.seq);
-  return { transactor, published, seqs, pool: on };
-}
-
-const insertNote = sql('INSERT INTO test_notes (id, body) VALUES (?, ?)');
-const read = (id: string) => ({ type: 'notification_read', notificationId: id }) as const;
-const idOf = (c: CommittedChange) =>
-  (c.change as Extract<Change, { type: 'notification_read' }>).notificationId;
-const logSeqs = async () =>
-  (await pool.query<{ seq: number }>('SELECT seq FROM change_log ORDER BY seq')).rows.map((r) => r.seq);
-const noteIds = async () =>
-  (await pool.query<{ id: string }>('SELECT id FROM test_notes ORDER BY id')).rows.map((r) => r.id);
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+/** A node on the engine's clock: its own pool unless given one (support/pg-transactor-kit.ts). */
+const node = (on?: pg.Pool) => kit.node({ pool: on, now: () => clock });
 
 function deferred() {
   let resolve!: () => void;
@@ -66,16 +30,11 @@ function deferred() {
 describe('PgTransactor', () => {
   beforeEach(async () => {
     clock = 1_000;
-    // DELETE, not TRUNCATE: these tables are small, and TRUNCATE (CASCADE from users) rewrites every table.
-    await pool.query(`DELETE FROM change_log; DELETE FROM change_audience; DELETE FROM device_mutations;
-                      DELETE FROM mutation_rejects; DELETE FROM test_notes;
-                      INSERT INTO users (id, email, password_hash, first_name, created_at)
-                      VALUES ('ann', 'ann@example.edu', 'x', 'Ann', '2026-01-01T00:00:00Z')
-                      ON CONFLICT (id) DO NOTHING`);
+    await kit.reset();
   });
 
   it('commits writes and changes together, with contiguous seqs, published once after COMMIT in order', async () => {
-    const { transactor, published } = await node(pool);
+    const { transactor, published } = await node(kit.pool);
     const result = await transactor.commit(async (tx) => {
       expect(tx.nextSeq()).toBe(1);
       expect(await tx.run(insertNote, 'a', 'one')).toBe(1);
@@ -105,17 +64,17 @@ describe('PgTransactor', () => {
     expect(transactor.currentSeq()).toBe(2);
     await transactor.commit(async (tx) => void tx.emit(read('c'), [audience.user('ann')]));
     expect(await logSeqs()).toEqual([1, 2, 3]);
-    expect(await entriesBetween(pool, 1, 3)).toEqual([
+    expect(await entriesBetween(kit.pool, 1, 3)).toEqual([
       { seq: 2, payload: published[0]![1]!.json, audiences: ['g:g', 'u:ann'] },
       { seq: 3, payload: published[1]![0]!.json, audiences: ['u:ann'] },
     ]);
     // A transactor opened later (a restart) continues the sequence.
-    const again = await node(pool);
+    const again = await node(kit.pool);
     expect(again.transactor.currentSeq()).toBe(3);
   });
 
   it('rolls back a failed commit: no rows, no changes, nothing published, and the next commit reuses the seq', async () => {
-    const { transactor, published } = await node(pool);
+    const { transactor, published } = await node(kit.pool);
     await expect(
       transactor.commit(async (tx) => {
         await tx.run(insertNote, 'gone', 'x');
@@ -134,7 +93,7 @@ describe('PgTransactor', () => {
   });
 
   it('undoes only a failed savepoint (nested too): its rows and changes go, seqs stay contiguous', async () => {
-    const { transactor, published } = await node(pool);
+    const { transactor, published } = await node(kit.pool);
     await transactor.commit(async (tx) => {
       await tx.run(insertNote, 'kept', 'x');
       tx.emit(read('kept'), [audience.user('ann')]);
@@ -169,7 +128,7 @@ describe('PgTransactor', () => {
   });
 
   it('refuses to COMMIT a transaction a swallowed error aborted (PostgreSQL would roll it back silently)', async () => {
-    const { transactor, published } = await node(pool);
+    const { transactor, published } = await node(kit.pool);
     await expect(
       transactor.commit(async (tx) => {
         tx.emit(read('lost'), [audience.user('ann')]);
@@ -182,15 +141,16 @@ describe('PgTransactor', () => {
   });
 
   it('redacts an earlier change in the log, and one of the same commit as it is published', async () => {
-    const { transactor, published } = await node(pool);
+    const { transactor, published } = await node(kit.pool);
     await transactor.commit(async (tx) => void tx.emit(read('secret'), [audience.user('ann')]));
     await transactor.commit(async (tx) => {
       await tx.redact(1, read('withdrawn'));
       tx.emit(read('also-secret'), [audience.user('ann')]);
       await tx.redact(2, read('also-withdrawn'));
     });
-    const rows = (await pool.query<{ seq: number; payload: string }>('SELECT seq, payload FROM change_log'))
-      .rows;
+    const rows = (
+      await kit.pool.query<{ seq: number; payload: string }>('SELECT seq, payload FROM change_log')
+    ).rows;
     expect(
       rows.map((r) => [r.seq, (JSON.parse(r.payload) as { notificationId: string }).notificationId]),
     ).toEqual([
@@ -321,7 +281,7 @@ describe('PgTransactor', () => {
     clock += CHANGE_RETENTION_MS + 1;
     await a.transactor.prune();
     expect(await logSeqs()).toEqual([3]);
-    expect((await pool.query('SELECT seq FROM change_audience')).rows).toEqual([{ seq: 3 }]);
+    expect((await kit.pool.query('SELECT seq FROM change_audience')).rows).toEqual([{ seq: 3 }]);
     expect(a.transactor.floor()).toBe(2);
     expect(b.transactor.floor()).toBe(0);
     await b.transactor.prune();
@@ -335,7 +295,7 @@ describe('PgTransactor', () => {
   });
 
   it("pages through an audience's changes after a cursor in seq order, up to the handover seq", async () => {
-    const { transactor } = await node(pool);
+    const { transactor } = await node(kit.pool);
     const names = ['u:ann', 'u:bob', 'g:one', 'g:two'] as const;
     let state = 7;
     const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -354,14 +314,14 @@ describe('PgTransactor', () => {
       [600, 600, 10],
     ] as const) {
       const expected = (
-        await pool.query<{ seq: number }>(
+        await kit.pool.query<{ seq: number }>(
           `SELECT DISTINCT seq FROM change_audience WHERE audience = ANY($1) AND seq > $2 AND seq <= $3
             ORDER BY seq`,
           [wanted, after, upTo],
         )
       ).rows.map((r) => r.seq);
       const got: number[] = [];
-      const reader = logReader(pool, wanted, after, upTo);
+      const reader = logReader(kit.pool, wanted, after, upTo);
       let pages = 0;
       for (;;) {
         const rows = await reader.next(page);
@@ -388,12 +348,12 @@ describe('PgTransactor', () => {
   });
 
   it('rolls back and rewinds when the connection drops mid-commit; the next commit gets a fresh one', async () => {
-    const { transactor, published } = await node(pool);
+    const { transactor, published } = await node(kit.pool);
     await expect(
       transactor.commit(async (tx) => {
         tx.emit(read('lost'), [audience.user('ann')]);
         const me = await tx.first(sql<{ pid: number }>('SELECT pg_backend_pid() AS pid'));
-        await pool.query('SELECT pg_terminate_backend($1)', [me!.pid]);
+        await kit.pool.query('SELECT pg_terminate_backend($1)', [me!.pid]);
         await tx.run(insertNote, 'lost', 'x');
       }),
     ).rejects.toThrow();
@@ -403,7 +363,7 @@ describe('PgTransactor', () => {
   });
 
   it('runs Kysely-compiled queries, reads in one snapshot, and refuses nesting and use after the end', async () => {
-    const opened = schema.open();
+    const opened = kit.schema.open();
     const { transactor } = await node(opened.pool);
     expect(transactor.insideTransaction).toBe(false);
     await transactor.commit(async (tx) => {

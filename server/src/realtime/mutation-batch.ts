@@ -22,8 +22,9 @@ interface Queued {
 
 /**
  * The generic dispatcher, with group commit: the mutations queued together share ONE transaction (each in
- * its own savepoint, so a failure undoes only itself). A commit's cost is mostly writing its pages, so a
- * burst of messages pays it once. Each mutation: the exactly-once check, its feature's handler, the
+ * its own savepoint, so a failure undoes only itself), or as few as the transaction's `maxSavepoints` allows
+ * (PostgreSQL: 60 a commit, see pg-transactor.ts). A commit's cost is mostly writing its pages, so a burst
+ * of messages pays it once. Each mutation: the exactly-once check, its feature's handler, the
  * device's bookkeeping. Changes go out after the commit, then each mutation's ack or refusal, in arrival
  * order.
  *
@@ -127,19 +128,13 @@ export class MutationBatch {
     // (add() joins only what is still queued, and a flush takes the whole queue).
     const work = batch.filter((item) => !item.joins);
     let outcomes: MutationOutcome[];
-    try {
-      outcomes =
-        work.length === 1
-          ? [await this.applyAlone(work[0]!)]
-          : await this.transactor.commit(async (tx) => {
-              const results: MutationOutcome[] = [];
-              for (const item of work) results.push(await this.applyOne(tx, item));
-              return results;
-            });
-    } catch (err) {
-      this.log.error({ err }, 'mutation batch failed');
-      outcomes = work.map(({ frame }) => refusal('internal', undefined, this.where(frame)));
-    }
+    if (work.length === 1) {
+      try {
+        outcomes = [await this.applyAlone(work[0]!)];
+      } catch (err) {
+        outcomes = this.failed(err, work);
+      }
+    } else outcomes = await this.applyInCommits(work);
     const outcomeOf = new Map(work.map((item, i) => [item, outcomes[i]!]));
     for (const item of batch) {
       const outcome = outcomeOf.get(item.joins ?? item)!;
@@ -147,6 +142,38 @@ export class MutationBatch {
       if (outcome.ok) item.conn.sendAfterChanges({ type: 'ack', deviceId, mid });
       else item.conn.sendAfterChanges(errorFrame(outcome, deviceId, mid));
     }
+  }
+
+  /**
+   * The batch's mutations in order, each in its savepoint, in as few commits as the transaction allows
+   * (`tx.maxSavepoints`): what does not fit goes in the next commit, before anything queued meanwhile. A
+   * commit that fails refuses only its own mutations: those of the commits before it are committed.
+   */
+  private async applyInCommits(work: readonly Queued[]): Promise<MutationOutcome[]> {
+    const outcomes: MutationOutcome[] = [];
+    while (outcomes.length < work.length) {
+      const from = outcomes.length;
+      // Where this commit stops, once its tx tells the limit; if the commit failed before, the rest.
+      let end = work.length;
+      try {
+        const results = await this.transactor.commit(async (tx) => {
+          end = Math.min(work.length, from + Math.max(1, tx.maxSavepoints ?? work.length));
+          const applied: MutationOutcome[] = [];
+          for (let i = from; i < end; i++) applied.push(await this.applyOne(tx, work[i]!));
+          return applied;
+        });
+        outcomes.push(...results);
+      } catch (err) {
+        outcomes.push(...this.failed(err, work.slice(from, end)));
+      }
+    }
+    return outcomes;
+  }
+
+  /** A commit failed as a whole: its mutations were rolled back, each is refused as `internal`. */
+  private failed(err: unknown, items: readonly Queued[]): MutationOutcome[] {
+    this.log.error({ err }, 'mutation batch failed');
+    return items.map(({ frame }) => refusal('internal', undefined, this.where(frame)));
   }
 
   /**

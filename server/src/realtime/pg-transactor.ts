@@ -66,6 +66,16 @@ interface TxScope {
 
 /** "ct_l" in ASCII: the advisory lock's class, with change_log's oid as the object. */
 const LOCK_CLASS = 0x63745f6cn;
+/**
+ * Savepoints one commit should hold at most (Tx.maxSavepoints; MutationBatch commits a larger batch in
+ * several transactions). A savepoint that writes is a subtransaction with an xid of its own, and a backend
+ * keeps at most 64 of its transaction's in shared memory (PGPROC_MAX_CACHED_SUBXIDS). One more and the cache
+ * overflows: until that transaction ends, every snapshot taken anywhere in the cluster (every node's
+ * connections) is marked overflowed and must look xids up in pg_subtrans, the "subtransaction SLRU
+ * overflow" known to collapse throughput. A loaded batch was about 156 (docs/deploying.md); 60 leaves a
+ * margin below 64. The price: such a batch takes three commits (three WAL flushes) instead of one.
+ */
+export const PG_MAX_SAVEPOINTS = 60;
 /** Distinct statement texts prepared by name, at most: beyond, a text built at run time would leak. */
 const MAX_NAMED = 2000;
 
@@ -504,6 +514,7 @@ export class PgTransactor implements EngineTransactor {
         return this.emit(draft, audiences);
       },
       nextSeq: () => this.seq + 1,
+      maxSavepoints: PG_MAX_SAVEPOINTS,
       afterCommit: (fn) => {
         ensureOpen('afterCommit');
         this.after.push(fn);

@@ -44,6 +44,13 @@ export interface Tx {
   /** `fn` in a savepoint: if it throws, only its own writes and changes are undone, and the error rethrown. */
   savepoint<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
+   * How many savepoints this transaction should hold at most; unset (SQLite): no limit. Told by the
+   * transaction rather than the transactor so that a wrapper around the transactor cannot hide it. Code
+   * applying many independent units in one commit, each in its savepoint (MutationBatch), commits the rest
+   * in another transaction. Why PostgreSQL has one: pg-transactor.ts's PG_MAX_SAVEPOINTS.
+   */
+  readonly maxSavepoints?: number;
+  /**
    * Replaces the stored payload of an earlier change whose content was withdrawn (a deleted confession's
    * text must not stay readable through pulls for the log's 30 days). The entry keeps its seq and
    * audiences; `replacement` is what a pull from before it now receives.
