@@ -1,6 +1,7 @@
 /**
- * The load generator (its own process, pinned to the other core by run.ts). Connects 1,000 clients,
- * measures the server's idle memory per connection, then sends an open-loop schedule: send times are
+ * The load generator (its own process, pinned to the other core by run.ts). Connects 1,000 clients
+ * (alternating between the server's nodes when it runs as several), measures the server's idle memory
+ * per connection, then sends an open-loop schedule: send times are
  * fixed in advance at the target rate and never wait for replies, and latencies count from the planned
  * send time, so a slow server cannot slow the load down and hide its own delay (coordinated omission).
  * Configuration comes as JSON in BENCH_CONFIG; results go as JSON to `out`.
@@ -8,10 +9,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectClient, type LoadClient } from './load/clients';
+import { readProcesses, totalRssKb, usedBetween } from './load/process-readings';
 import { MessageTracker } from './load/tracker';
-import type { LoadConfig, LoadResult, PhaseResult } from './load/types';
-import { CLIENT_COUNT, groupIdOf, MESSAGE_CONTENT, seededRandom } from './shared/population';
-import { machineBusyMicros, processCpuMicros, processRssKb, readCpuTimes, stealPercent } from './shared/proc';
+import type { CpuUse, LoadConfig, LoadResult, PhaseResult } from './load/types';
+import { CLIENT_COUNT, groupIdOf, MESSAGE_CONTENT, nodeOfClient, seededRandom } from './shared/population';
+import { machineBusyMicros, readCpuTimes, stealPercent } from './shared/proc';
 
 const CONNECT_CONCURRENCY = 50;
 const config = JSON.parse(process.env.BENCH_CONFIG ?? '{}') as LoadConfig;
@@ -21,7 +23,7 @@ const tokens = config.tokensFile
 
 const capacity =
   config.warmupRate * config.warmupSeconds + config.rates.reduce((sum, r) => sum + r * config.seconds, 0);
-const tracker = new MessageTracker(capacity);
+const tracker = new MessageTracker(capacity, config.nodes.length);
 const errors: Record<string, number> = {};
 const events = {
   onAck: (_client: number, mid: number, now: number) => tracker.ack(mid, now),
@@ -34,7 +36,13 @@ async function connectAll(): Promise<LoadClient[]> {
   for (let first = 0; first < CLIENT_COUNT; first += CONNECT_CONCURRENCY) {
     const batch = [];
     for (let i = first; i < Math.min(CLIENT_COUNT, first + CONNECT_CONCURRENCY); i++)
-      batch.push(connectClient(i, { target: config.target, url: config.url, tokens }, events));
+      batch.push(
+        connectClient(
+          i,
+          { target: config.target, url: config.nodes[nodeOfClient(i, config.nodes.length)]!.url, tokens },
+          events,
+        ),
+      );
     clients.push(...(await Promise.all(batch)));
   }
   return clients;
@@ -90,14 +98,9 @@ function runSchedule(clients: LoadClient[], phase: number, rate: number, seconds
   });
 }
 
-function busyLoopMicros(): number {
-  return config.busyPids.reduce((sum, pid) => sum + processCpuMicros(pid), 0);
-}
-
 async function runPhase(clients: LoadClient[], rate: number, seconds: number): Promise<PhaseResult> {
   const phase = tracker.startPhase();
-  const cpuBefore = processCpuMicros(config.serverPid);
-  const busyLoopsBefore = busyLoopMicros();
+  const processesBefore = readProcesses(config);
   const statBefore = readCpuTimes();
   const generatorBefore = process.cpuUsage();
   const wallBefore = performance.now();
@@ -106,23 +109,42 @@ async function runPhase(clients: LoadClient[], rate: number, seconds: number): P
   const generatorUsed = process.cpuUsage(generatorBefore);
   const generatorCpuPercent = ((generatorUsed.user + generatorUsed.system) / 1000 / sendWindowMs) * 100;
   await sleep(config.drainMs);
-  const serverCpuMicros = processCpuMicros(config.serverPid) - cpuBefore;
+  const drainEnd = performance.now() + config.maxDrainMs - config.drainMs;
+  while (tracker.outstanding(phase) > 0 && performance.now() < drainEnd) await sleep(100);
+  const drainedMs = performance.now() - wallBefore - sendWindowMs;
+  const used = usedBetween(processesBefore, readProcesses(config));
   const statAfter = readCpuTimes();
   const generatorAll = process.cpuUsage(generatorBefore);
   const otherMicros =
     machineBusyMicros(statBefore, statAfter) -
-    serverCpuMicros -
+    used.allNodes -
+    used.postgres -
+    used.redis -
     (generatorAll.user + generatorAll.system) -
-    (busyLoopMicros() - busyLoopsBefore);
+    used.busyLoops;
   const windowMs = performance.now() - wallBefore;
   const summary = tracker.summary(phase);
+  const msPerSecond = (micros: number) => micros / windowMs;
+  const perDelivery = (micros: number): CpuUse => ({
+    micros,
+    microsPerDelivery: micros / Math.max(1, summary.deliveries),
+  });
   return {
     rate,
     seconds,
     ...summary,
-    serverCpuMicros,
-    cpuMicrosPerDelivery: serverCpuMicros / Math.max(1, summary.deliveries),
+    serverCpuMicros: used.allNodes,
+    cpuMicrosPerDelivery: used.allNodes / Math.max(1, summary.deliveries),
+    ...(config.nodes.length > 1 ? { nodeCpuMicros: used.nodes } : {}),
+    ...(config.services
+      ? { postgresCpu: perDelivery(used.postgres), redisCpu: perDelivery(used.redis) }
+      : {}),
     generatorCpuPercent,
+    drainedMs,
+    runQueueWaitMsPerSecond: {
+      nodes: msPerSecond(used.nodesWait),
+      ...(config.services ? { postgres: msPerSecond(used.postgresWait) } : {}),
+    },
     stealPercent: {
       all: stealPercent(statBefore, statAfter),
       cpu0: stealPercent(statBefore, statAfter, 'cpu0'),
@@ -134,22 +156,25 @@ async function runPhase(clients: LoadClient[], rate: number, seconds: number): P
 
 async function main(): Promise<void> {
   await sleep(1000);
-  const rssBeforeKb = processRssKb(config.serverPid);
+  const rssBeforeKb = totalRssKb(config);
   const connectStart = performance.now();
   const clients = await connectAll();
   const connectMs = performance.now() - connectStart;
   // Let connection-time work (presence, snapshots) settle before reading idle memory (waiting 10 s instead
   // of 3 changed nothing measurable: the heap V8 grew while connecting is not given back either way).
   await sleep(config.idleSettleMs);
-  const rssIdleKb = processRssKb(config.serverPid);
+  const rssIdleKb = totalRssKb(config);
   process.stderr.write(`  ${CLIENT_COUNT} clients connected in ${Math.round(connectMs)} ms\n`);
 
   await runPhase(clients, config.warmupRate, config.warmupSeconds);
   const phases: PhaseResult[] = [];
   for (const rate of config.rates) {
     const result = await runPhase(clients, rate, config.seconds);
+    const routes = result.routes
+      ? ` (same node ${result.routes.sameNode.ms.p99?.toFixed(1)}, cross-node ${result.routes.crossNode.ms.p99?.toFixed(1)})`
+      : '';
     process.stderr.write(
-      `  ${rate} msg/s: p99 receive ${result.ms.receiveP99?.toFixed(1)} ms, lost ${result.lost}, ` +
+      `  ${rate} msg/s: p99 receive ${result.ms.receiveP99?.toFixed(1)} ms${routes}, lost ${result.lost}, ` +
         `${result.cpuMicrosPerDelivery.toFixed(1)} µs/delivery\n`,
     );
     phases.push(result);
@@ -158,6 +183,7 @@ async function main(): Promise<void> {
 
   const result: LoadResult = {
     target: config.target,
+    nodeCount: config.nodes.length,
     connectMs,
     rssBeforeKb,
     rssIdleKb,

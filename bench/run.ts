@@ -2,8 +2,8 @@
  * `pnpm bench`: for each server, start it pinned to core 0 on a temp data directory, run the load
  * generator pinned to core 1, and print one table. Busy loops keep both cores awake for the whole run.
  * Raw results go to bench/results/<date>.json. Environment: BENCH_TARGETS (comma list of plain-ws,
- * socketio, ours, ours-alt: BENCH_ALT_SERVER's build), BENCH_SECONDS (per rate, default 20), BENCH_RATES
- * (default 500,1000).
+ * socketio, ours, ours-alt: BENCH_ALT_SERVER's build, ours-pg2: two nodes on a private PostgreSQL + Redis),
+ * BENCH_SECONDS (per rate, default 20), BENCH_RATES (default 500,1000).
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,37 +11,54 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Target } from './load/clients';
 import type { LoadConfig, LoadResult } from './load/types';
+import { deploySingleNode, type Deployment } from './run/deployment';
+import { handleInterrupts, stopOnInterrupt } from './run/interrupt';
 import { startBusyLoops, sessionNice, startPinned, stopProcesses, waitForExit } from './run/processes';
-import { formatTable, resultRows } from './run/table';
-import { benchDir, buildOurServer, startTargetServer, TARGETS } from './run/targets';
+import { formatNodeTable, formatTable, nodeRows, resultRows } from './run/table';
+import { benchDir, buildOurServer, LABELS, TARGETS } from './run/targets';
+import { deployTwoNodesOnPostgres } from './run/two-nodes-postgres';
 import { benchTempDir } from './shared/tmpfs';
 
 const targets = (process.env.BENCH_TARGETS ?? 'plain-ws,socketio,ours').split(',') as Target[];
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const rates = (process.env.BENCH_RATES ?? '500,1000').split(',').map(Number);
 
+function deploy(target: Target, dataDir: string): Promise<Deployment> {
+  return target === 'ours-pg2'
+    ? deployTwoNodesOnPostgres(dataDir)
+    : deploySingleNode(TARGETS[target], dataDir);
+}
+
 async function runTarget(target: Target, busy: readonly ChildProcess[]): Promise<LoadResult> {
-  const spec = TARGETS[target];
-  process.stderr.write(`${spec.label}\n`);
+  process.stderr.write(`${LABELS[target]}\n`);
   const dataDir = benchTempDir(`campus-bench-${target}-`);
-  const started: ChildProcess[] = [];
+  let deployment: Deployment | undefined;
+  const generators: ChildProcess[] = [];
+  // Also on Ctrl-C (the deployment registers its own stop as well, for an interrupt while it starts).
+  const cleanUp = async () => {
+    await stopProcesses(generators);
+    await deployment?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const forget = stopOnInterrupt(cleanUp);
   try {
-    const tokensFile = spec.prepare?.(dataDir);
-    const { server, port } = await startTargetServer(spec, dataDir, started);
-    if (sessionNice(server.pid) !== -20) process.stderr.write('  (server priority not raised: not root?)\n');
+    deployment = await deploy(target, dataDir);
+    if (deployment.nodes.some((node) => sessionNice(node.pid) !== -20))
+      process.stderr.write('  (server priority not raised: not root?)\n');
 
     const out = path.join(dataDir, 'load-result.json');
     const config: LoadConfig = {
       target,
-      url: `http://127.0.0.1:${port}`,
-      serverPid: server.pid!,
+      nodes: deployment.nodes,
+      ...(deployment.services ? { services: deployment.services } : {}),
       busyPids: busy.map((loop) => loop.pid!),
-      ...(tokensFile ? { tokensFile } : {}),
+      ...(deployment.tokensFile ? { tokensFile: deployment.tokensFile } : {}),
       rates,
       seconds,
       warmupRate: 200,
       warmupSeconds: 3,
       drainMs: 2000,
+      maxDrainMs: 30_000,
       idleSettleMs: Number(process.env.BENCH_IDLE_SETTLE_MS ?? 3000),
       out,
     };
@@ -50,23 +67,22 @@ async function runTarget(target: Target, busy: readonly ChildProcess[]): Promise
       env: { ...process.env, BENCH_CONFIG: JSON.stringify(config) },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
-    started.push(generator);
+    generators.push(generator);
     const code = await waitForExit(generator);
-    if (code !== 0) throw new Error(`the load generator failed against ${spec.label}`);
+    if (code !== 0) throw new Error(`the load generator failed against ${LABELS[target]}`);
     if (busy.some((loop) => loop.exitCode !== null)) throw new Error('a busy loop stopped during the run');
     return JSON.parse(readFileSync(out, 'utf8')) as LoadResult;
   } finally {
-    await stopProcesses(started.reverse());
-    rmSync(dataDir, { recursive: true, force: true });
+    forget();
+    await cleanUp();
   }
 }
 
 async function main(): Promise<void> {
-  if (targets.includes('ours') || targets.includes('ours-alt')) buildOurServer();
+  if (targets.some((target) => target.startsWith('ours'))) buildOurServer();
   const busy = startBusyLoops();
-  const stop = () => void stopProcesses(busy).then(() => process.exit(130));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  stopOnInterrupt(() => stopProcesses(busy));
+  handleInterrupts();
   const results: LoadResult[] = [];
   const failures: string[] = [];
   try {
@@ -74,7 +90,7 @@ async function main(): Promise<void> {
       try {
         results.push(await runTarget(target, busy));
       } catch (error) {
-        failures.push(`${TARGETS[target].label}: ${error instanceof Error ? error.message : String(error)}`);
+        failures.push(`${LABELS[target]}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   } finally {
@@ -91,6 +107,8 @@ async function main(): Promise<void> {
   spawnSync('pnpm', ['exec', 'prettier', '--write', file], { cwd: benchDir, stdio: 'ignore' });
 
   console.log(`\n${formatTable(resultRows(results))}\n`);
+  const multiNode = nodeRows(results);
+  if (multiNode.length) console.log(`${formatNodeTable(multiNode)}\n`);
   console.log(`raw results: ${path.relative(process.cwd(), file)}`);
   for (const failure of failures) console.error(`FAILED ${failure}`);
   process.exit(failures.length ? 1 : 0);

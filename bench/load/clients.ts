@@ -15,8 +15,11 @@ export interface LoadClient {
   close(): void;
 }
 
-/** `ours-alt`: our server from another build (BENCH_ALT_SERVER), for a before/after in one run. */
-export type Target = 'ours' | 'ours-alt' | 'plain-ws' | 'socketio';
+/**
+ * `ours-alt`: our server from another build (BENCH_ALT_SERVER), for a before/after in one run. `ours-pg2`:
+ * ours as two nodes on PostgreSQL + Redis (the same protocol, clients alternating between the nodes).
+ */
+export type Target = 'ours' | 'ours-alt' | 'ours-pg2' | 'plain-ws' | 'socketio';
 
 export interface ConnectOptions {
   target: Target;

@@ -1,11 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { GROUP_SIZE } from '../shared/population';
+import { GROUP_SIZE, nodeOfClient } from '../shared/population';
 import { percentiles, SampleBuffer } from '../shared/stats';
+
+/** Deliveries to the other 19 members along one route: on the sender's node, or on another. */
+export interface RouteSummary {
+  expected: number;
+  received: number;
+  lost: number;
+  /** NaN (null in the JSON) when nothing arrived. */
+  ms: { p50: number | undefined; p99: number | undefined; p999: number | undefined; max: number | undefined };
+}
 
 /**
  * Bookkeeping of every planned message in typed arrays, indexed by message number. The message's UUID
  * carries its number in its last 12 hex digits, and its mutation id is number + 1, so an ack or a receive
- * finds its message without a map lookup.
+ * finds its message without a map lookup. With several nodes (population.ts's nodeOfClient), every
+ * delivery is also counted by route: same-node (the node that committed the message delivers it) or
+ * cross-node (the other node hears of the commit through Redis).
  */
 export class MessageTracker {
   private readonly prefix: string;
@@ -17,7 +28,10 @@ export class MessageTracker {
   private readonly receivedBy: Uint32Array;
   private readonly phases: PhaseCounters[] = [];
 
-  constructor(capacity: number) {
+  constructor(
+    capacity: number,
+    private readonly nodeCount = 1,
+  ) {
     const hex = randomBytes(10).toString('hex');
     this.prefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(12, 15)}-8${hex.slice(15, 18)}-`;
     this.scheduledAt = new Float64Array(capacity);
@@ -45,6 +59,7 @@ export class MessageTracker {
   sent(messageNo: number, now: number): void {
     const counters = this.counters(messageNo)!;
     counters.sent++;
+    counters.expectedSameNode += this.sameNodePeers(this.sender[messageNo]!);
     counters.sendLag.push(now - this.scheduledAt[messageNo]!);
   }
 
@@ -77,8 +92,20 @@ export class MessageTracker {
     }
     this.receivedBy[messageNo]! |= bit;
     counters.deliveries++;
-    if (client === sender) counters.echoes++;
-    else counters.receiveLatency.push(now - this.scheduledAt[messageNo]!);
+    if (client === sender) {
+      counters.echoes++;
+      return;
+    }
+    const latency = now - this.scheduledAt[messageNo]!;
+    counters.receiveLatency.push(latency);
+    if (this.sameNode(client, sender)) counters.sameNodeLatency.push(latency);
+    else counters.crossNodeLatency.push(latency);
+  }
+
+  /** Deliveries to the other members and acks of the phase not (yet) seen. */
+  outstanding(phase: number): number {
+    const c = this.phases[phase]!;
+    return c.sent * (GROUP_SIZE - 1) - (c.deliveries - c.echoes) + (c.sent - c.acks);
   }
 
   /** Counts of one phase as they stand now (call after the drain). */
@@ -107,7 +134,28 @@ export class MessageTracker {
       echoes: c.echoes,
       deliveries: c.deliveries,
       ms: { sendLagP50, sendLagP99, ackP50, ackP99, receiveP50, receiveP99, receiveP999, receiveMax },
+      ...(this.nodeCount > 1
+        ? {
+            routes: {
+              sameNode: route(c.expectedSameNode, c.sameNodeLatency),
+              crossNode: route(expectedOthers - c.expectedSameNode, c.crossNodeLatency),
+            },
+          }
+        : {}),
     };
+  }
+
+  private sameNode(a: number, b: number): boolean {
+    return nodeOfClient(a, this.nodeCount) === nodeOfClient(b, this.nodeCount);
+  }
+
+  /** How many of the sender's 19 fellow members are on its node (9 of them with two nodes). */
+  private sameNodePeers(sender: number): number {
+    const first = sender - (sender % GROUP_SIZE);
+    let peers = 0;
+    for (let member = first; member < first + GROUP_SIZE; member++)
+      if (member !== sender && this.sameNode(member, sender)) peers++;
+    return peers;
   }
 
   private counters(messageNo: number): PhaseCounters | undefined {
@@ -115,8 +163,17 @@ export class MessageTracker {
   }
 }
 
+/** Latency samples are one per first delivery, so a route's lost count is expected minus samples. */
+function route(expected: number, latency: SampleBuffer): RouteSummary {
+  const [p50, p99, p999, max] = percentiles(latency.values(), [50, 99, 99.9, 100]);
+  const received = latency.length;
+  return { expected, received, lost: expected - received, ms: { p50, p99, p999, max } };
+}
+
 class PhaseCounters {
   sent = 0;
+  /** Deliveries to fellow members on the sender's node that the sent messages call for. */
+  expectedSameNode = 0;
   acks = 0;
   duplicateAcks = 0;
   deliveries = 0;
@@ -126,6 +183,8 @@ class PhaseCounters {
   readonly sendLag = new SampleBuffer();
   readonly ackLatency = new SampleBuffer();
   readonly receiveLatency = new SampleBuffer();
+  readonly sameNodeLatency = new SampleBuffer();
+  readonly crossNodeLatency = new SampleBuffer();
 }
 
 export type PhaseSummary = ReturnType<MessageTracker['summary']>;

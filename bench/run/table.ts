@@ -1,5 +1,5 @@
-import type { LoadResult } from '../load/types';
-import { TARGETS } from './targets';
+import type { LoadResult, PhaseResult } from '../load/types';
+import { LABELS } from './targets';
 
 const HEADERS = [
   'server',
@@ -16,11 +16,29 @@ const HEADERS = [
   'other load %',
 ];
 
+/** The second table, for targets of several nodes: what the main table's columns add up over them. */
+const NODE_HEADERS = [
+  'server',
+  'msg/s',
+  'same-node receive p50/p99 ms',
+  'cross-node receive p50/p99 ms',
+  'lost same / cross',
+  'drain s',
+  'nodes CPU µs/delivery (each)',
+  'PostgreSQL µs/delivery',
+  'Redis µs/delivery',
+  'all µs/delivery',
+  'CPU wait ms/s nodes / PostgreSQL',
+];
+
 // Percentiles of an empty sample are NaN, which JSON stores as null.
 const ms = (value: number | null | undefined) =>
   value === null || value === undefined || Number.isNaN(value) ? '–' : value.toFixed(1);
 
-/** One row per server and rate, with CPU per delivery as a ratio of the plain ws server's at that rate. */
+/**
+ * One row per server and rate, with CPU per delivery as a ratio of the plain ws server's at that rate. For
+ * several nodes, CPU and idle memory are all the nodes' together (PostgreSQL and Redis are in nodeRows).
+ */
 export function resultRows(results: readonly LoadResult[]): string[][] {
   const floor = results.find((r) => r.target === 'plain-ws');
   return results.flatMap((result) =>
@@ -28,7 +46,7 @@ export function resultRows(results: readonly LoadResult[]): string[][] {
       const base = floor?.phases.find((p) => p.rate === phase.rate);
       const ratio = base ? (phase.cpuMicrosPerDelivery / base.cpuMicrosPerDelivery).toFixed(2) : '–';
       return [
-        TARGETS[result.target].label,
+        LABELS[result.target],
         String(phase.rate),
         `${ms(phase.ms.ackP50)} / ${ms(phase.ms.ackP99)}`,
         `${ms(phase.ms.receiveP50)} / ${ms(phase.ms.receiveP99)}`,
@@ -45,10 +63,56 @@ export function resultRows(results: readonly LoadResult[]): string[][] {
   );
 }
 
+/** One row per multi-node server and rate: receive latency by route, and CPU per delivery by process. */
+export function nodeRows(results: readonly LoadResult[]): string[][] {
+  return results.flatMap((result) =>
+    result.phases.flatMap((phase) => {
+      const routes = phase.routes;
+      if (!routes) return [];
+      const perDelivery = (micros: number) => micros / Math.max(1, phase.deliveries);
+      const eachNode = (phase.nodeCpuMicros ?? [])
+        .map((micros) => perDelivery(micros).toFixed(1))
+        .join(' + ');
+      return [
+        [
+          LABELS[result.target],
+          String(phase.rate),
+          `${ms(routes.sameNode.ms.p50)} / ${ms(routes.sameNode.ms.p99)}`,
+          `${ms(routes.crossNode.ms.p50)} / ${ms(routes.crossNode.ms.p99)}`,
+          `${routes.sameNode.lost} / ${routes.crossNode.lost}`,
+          (phase.drainedMs / 1000).toFixed(1),
+          `${phase.cpuMicrosPerDelivery.toFixed(1)} (${eachNode})`,
+          phase.postgresCpu?.microsPerDelivery.toFixed(1) ?? '–',
+          phase.redisCpu?.microsPerDelivery.toFixed(1) ?? '–',
+          allMicrosPerDelivery(phase).toFixed(1),
+          `${phase.runQueueWaitMsPerSecond.nodes.toFixed(0)} / ${phase.runQueueWaitMsPerSecond.postgres?.toFixed(0) ?? '–'}`,
+        ],
+      ];
+    }),
+  );
+}
+
+/** The nodes', PostgreSQL's and Redis's CPU per delivery together. */
+function allMicrosPerDelivery(phase: PhaseResult): number {
+  return (
+    phase.cpuMicrosPerDelivery +
+    (phase.postgresCpu?.microsPerDelivery ?? 0) +
+    (phase.redisCpu?.microsPerDelivery ?? 0)
+  );
+}
+
 /** A Markdown table: readable in the terminal and pasted as is into the README. */
 export function formatTable(rows: readonly string[][]): string {
-  const all = [HEADERS, ...rows];
-  const widths = HEADERS.map((_, c) => Math.max(...all.map((row) => (row[c] ?? '').length)));
+  return markdown(HEADERS, rows);
+}
+
+export function formatNodeTable(rows: readonly string[][]): string {
+  return markdown(NODE_HEADERS, rows);
+}
+
+function markdown(headers: readonly string[], rows: readonly string[][]): string {
+  const all = [headers, ...rows];
+  const widths = headers.map((_, c) => Math.max(...all.map((row) => (row[c] ?? '').length)));
   const line = (row: readonly string[]) => `| ${row.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`;
-  return [line(HEADERS), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.map(line)].join('\n');
+  return [line(headers), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.map(line)].join('\n');
 }

@@ -21,12 +21,24 @@ export interface TargetSpec {
   server(dataDir: string, port: number): ServerCommand;
 }
 
-const tsxNode = ['node', '--import', 'tsx'];
+export const tsxNode = ['node', '--import', 'tsx'];
 
-export const TARGETS: Record<Target, TargetSpec> = {
+/** Targets that run as one server process; ours-pg2 is two nodes (run/two-nodes-postgres.ts). */
+export type SingleNodeTarget = Exclude<Target, 'ours-pg2'>;
+
+/** How the table and the progress lines name each target. */
+export const LABELS: Record<Target, string> = {
+  'plain-ws': 'plain ws + SQLite',
+  socketio: 'Express + Socket.IO',
+  ours: 'Campus Talk',
+  'ours-alt': 'Campus Talk (alt)',
+  'ours-pg2': 'Campus Talk, 2 nodes (PostgreSQL + Redis)',
+};
+
+export const TARGETS: Record<SingleNodeTarget, TargetSpec> = {
   'plain-ws': {
     name: 'plain-ws',
-    label: 'plain ws + SQLite',
+    label: LABELS['plain-ws'],
     server: (dataDir, port) => ({
       command: [...tsxNode, 'baselines/plain-ws.ts'],
       cwd: benchDir,
@@ -35,18 +47,18 @@ export const TARGETS: Record<Target, TargetSpec> = {
   },
   socketio: {
     name: 'socketio',
-    label: 'Express + Socket.IO',
+    label: LABELS.socketio,
     server: (dataDir, port) => ({
       command: [...tsxNode, 'baselines/express-socketio.ts'],
       cwd: benchDir,
       env: { DATA_DIR: dataDir, PORT: String(port) },
     }),
   },
-  ours: oursTarget('ours', 'Campus Talk', 'server/dist/main.js', 'BENCH_SERVER_NODE_ARGS'),
+  ours: oursTarget('ours', LABELS.ours, 'server/dist/main.js', 'BENCH_SERVER_NODE_ARGS'),
   // A before/after in one run: BENCH_ALT_SERVER names another build's dist/main.js (e.g. the previous commit's).
   'ours-alt': oursTarget(
     'ours-alt',
-    'Campus Talk (alt)',
+    LABELS['ours-alt'],
     process.env.BENCH_ALT_SERVER ?? 'server/dist/main.js',
     'BENCH_ALT_NODE_ARGS',
   ),
@@ -97,7 +109,6 @@ function startFlags(): string[] {
   return words.slice(words.indexOf('node') + 1, words.indexOf('dist/main.js'));
 }
 
-/** Bundles our server (esbuild, a few seconds) so the run measures what `pnpm start` serves. */
 /**
  * Starts `spec`'s server on `dataDir` and a free port, pinned to core 0 (its stderr passed through), and
  * waits until it listens. The process goes into `started` at once, so the caller stops it even when it
@@ -120,6 +131,7 @@ export async function startTargetServer(
   return { server, port };
 }
 
+/** Bundles our server (esbuild, a few seconds) so the run measures what `pnpm start` serves. */
 export function buildOurServer(): void {
   const built = spawnSync('pnpm', ['--filter', '@campus/server', 'build'], {
     cwd: repoRoot,

@@ -21,6 +21,15 @@ export function groupId(group: number): string {
   return `bench-group-${String(group).padStart(2, '0')}`;
 }
 
+/**
+ * The node a client connects to when the server runs as several: clients alternate, so each group of 20
+ * has the same number of members on every node (10 and 10 on two), and a message reaches half its
+ * audience on the sender's node and half through the other.
+ */
+export function nodeOfClient(index: number, nodeCount: number): number {
+  return index % nodeCount;
+}
+
 export function firstName(index: number): string {
   return `Student${index}`;
 }

@@ -4,14 +4,39 @@ import { readFileSync } from 'node:fs';
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (almost always 100). */
 export const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
-/** CPU time (user + system) a process has used so far, in microseconds. */
-export function processCpuMicros(pid: number): number {
+/** /proc/<pid>/stat's fields from the state on (field 3 is index 0). */
+function statFields(pid: number): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return ((utime + stime) * 1_000_000) / CLK_TCK;
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** CPU time (user + system) a process has used so far, in microseconds. */
+export function processCpuMicros(pid: number): number {
+  const fields = statFields(pid);
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLK_TCK;
+}
+
+/** The pids of a process's live children (its only thread's: /proc/<pid>/task/<pid>/children). */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * CPU time (µs) of a process and every child it has had: its own, the children it has reaped (cutime,
+ * cstime) and the live ones'. For PostgreSQL's postmaster, whose backends come and go with the pools'
+ * connections: summing only the live ones would lose a backend's time when it ends mid-phase. The
+ * postmaster is read first, so a child reaped in between is counted in neither reading rather than twice.
+ */
+export function processTreeCpuMicros(pid: number): number {
+  const fields = statFields(pid);
+  const own = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  const children = cpuMicrosOf(childPids(pid));
+  return (own * 1_000_000) / CLK_TCK + [...children.values()].reduce((sum, micros) => sum + micros, 0);
 }
 
 /** Resident memory of a process, in KiB. */
