@@ -13,7 +13,7 @@ import { defineConfig } from 'vitest/config';
  *   nickname-skeleton-migration tests (SQLite files; migrations-postgres and pg-transactor cover PostgreSQL);
  * - no server or no database in them (they run in `server` alone): client-ip, config*, notes-frame-decoder,
  *   ocr-accuracy/-input/-parse/-pool, storage, storage-s3 (the S3 driver; its 1-second presigned expiry
- *   failed once under load here), pg-transactor, migrations-postgres.
+ *   failed once under load here), pg-transactor, pg-mutation-batch, migrations-postgres.
  */
 const SERVER_PG_FILES = [
   'access-policy-notes',
@@ -108,6 +108,7 @@ const SERVER_PG_FILES = [
   'redis-lease',
   'redis-nodes',
   'redis-notes',
+  'redis-notes-awareness',
   'redis-presence',
   'redis-rate-limits',
   'redis-readiness',

@@ -4,7 +4,7 @@ import { setupWSConnection } from '@y/websocket-server/utils';
 import { CLOSE_CODES, notesDocName, type DocumentStatus } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
 import type { NotesCrossNode } from './cross-node';
-import { openNotesDoc } from './doc-loader';
+import { openNotesDoc, trackNotesSocket } from './doc-loader';
 import { NotesFrameGuard } from './frame-guard';
 import { GuardedSocket } from './guarded-socket';
 import type { KeyedBuckets } from './keyed-buckets';
@@ -35,6 +35,7 @@ export interface NotesConnection {
 export function openNotesConnection(raw: WebSocket, request: IncomingMessage, conn: NotesConnection): void {
   const { groupId, userId, store, log, now, newClientsPerMember, mayEdit, peers } = conn;
   const docName = notesDocName(groupId);
+  trackNotesSocket(raw);
 
   const guarded = new GuardedSocket(
     raw,

@@ -3,10 +3,13 @@ import type { WSSharedDoc } from '@y/websocket-server/utils';
 import { NOTES_FRAME_LIMITS } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
 import type { RedisLink } from '../../realtime/redis-bus';
+import { NotesAwarenessRelay } from './awareness-relay';
+import { isAwarenessRelay } from './awareness-wire';
 import { deletedIn } from './frame-guard';
 import { MalformedFrame } from './frame-reader';
 import { applyPeerUpdate, catchUpFromStore, type NotesPeers } from './persistence';
 import { NOTES_GROUP_ID, type NotesStore } from './store';
+import { base64Chars, fromBase64 } from './strict-base64';
 import { walkUpdate, type UpdateSummary } from './update-walker';
 
 export const NOTES_CHANNEL = 'notes';
@@ -18,14 +21,7 @@ export const NOTES_CHANNEL = 'notes';
 export const MAX_PEER_UPDATE_BYTES =
   NOTES_FRAME_LIMITS.maxSyncFrameBytes + NOTES_FRAME_LIMITS.maxPendingBytes;
 /** `u`, a newline, a group id of at most 64 characters, a newline, then the update in base64. */
-const MAX_BODY_CHARS = 2 + 64 + 1 + Math.ceil(MAX_PEER_UPDATE_BYTES / 3) * 4;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** Strict base64: Buffer.from skips characters it does not know, which would turn garbage into bytes. */
-function fromBase64(text: string): Uint8Array | null {
-  if (text.length % 4 !== 0 || !BASE64.test(text)) return null;
-  return new Uint8Array(Buffer.from(text, 'base64'));
-}
+const MAX_BODY_CHARS = 2 + 64 + 1 + base64Chars(MAX_PEER_UPDATE_BYTES);
 
 /**
  * Group notes across nodes (REDIS_URL). Every update a node applies first (a client's edit, after the frame
@@ -36,12 +32,14 @@ function fromBase64(text: string): Uint8Array | null {
  * depends on an update it does not have, when a client syncs (its answer waits for that read), after every
  * Redis reconnect, and every `catchUpMs`. A message is internal but still untrusted bytes: bounded, strictly
  * decoded and walked with the client-frame limits before Yjs sees it; anything else is dropped (and the
- * database read instead, which is the truth every node stored after checking).
+ * database read instead, which is the truth every node stored after checking). Awareness shares the channel
+ * (awareness-relay.ts): ephemeral, never stored.
  */
 export class NotesCrossNode implements NotesPeers {
   /** This node's loaded documents, by group. */
   private readonly docs = new Map<string, WSSharedDoc>();
   private readonly timer: NodeJS.Timeout;
+  private readonly awareness: NotesAwarenessRelay;
 
   constructor(
     private readonly link: RedisLink,
@@ -49,18 +47,24 @@ export class NotesCrossNode implements NotesPeers {
     private readonly log: Logger,
     catchUpMs: number,
   ) {
+    this.awareness = new NotesAwarenessRelay(link.nodeId, (body) => link.publish(NOTES_CHANNEL, body), log);
     link.listen(NOTES_CHANNEL, (body) => this.receive(body));
-    link.onReconnect(() => this.catchUpAll());
+    link.onReconnect(() => {
+      this.catchUpAll();
+      this.awareness.reannounce();
+    });
     this.timer = setInterval(() => this.catchUpAll(), catchUpMs);
     this.timer.unref();
   }
 
   loaded(groupId: string, doc: WSSharedDoc): void {
     this.docs.set(groupId, doc);
+    this.awareness.loaded(groupId, doc);
   }
 
   unloaded(groupId: string, doc: WSSharedDoc): void {
     if (this.docs.get(groupId) === doc) this.docs.delete(groupId);
+    this.awareness.unloaded(groupId, doc);
   }
 
   applied(groupId: string, update: Uint8Array): void {
@@ -83,10 +87,12 @@ export class NotesCrossNode implements NotesPeers {
   close(): void {
     clearInterval(this.timer);
     this.docs.clear();
+    this.awareness.close();
   }
 
   private receive(body: string): void {
     try {
+      if (isAwarenessRelay(body)) return this.awareness.receive(body);
       this.handle(body);
     } catch (err) {
       // Nothing from the channel may take the node down; the next catch-up reads the database.

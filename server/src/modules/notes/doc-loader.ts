@@ -1,4 +1,5 @@
 import { docs, setPersistence, type WSSharedDoc } from '@y/websocket-server/utils';
+import { WebSocket } from 'ws';
 import { closeNotesDoc, loadNotesDoc, notesDocOpened, type NotesBinding } from './persistence';
 
 /** A loaded document, held so it stays loaded until the socket that asked for it was handed over (or not). */
@@ -16,6 +17,13 @@ interface Loading {
 const loading = new Map<string, Loading>();
 /** Documents whose last connection closed and whose writes are still finishing, by name. */
 const closing = new Map<string, Promise<void>>();
+/** Notes sockets whose close event has not come yet, each with a promise of it. */
+const unclosed = new Map<WebSocket, Promise<void>>();
+/**
+ * How long a stopping server waits for its notes sockets' close events at most. They come a few turns after
+ * the listener closed (ws emits `close` once its receiver has finished), so this is only a bound.
+ */
+const SOCKETS_CLOSE_MS = 2_000;
 let installed = false;
 
 /**
@@ -82,12 +90,29 @@ function writeState(docName: string, doc: WSSharedDoc): Promise<void> {
 }
 
 /**
- * Resolves when every notes document that closed has finished its writes: the server's stop() waits for it
- * before it closes the database. Its sockets were closed just before; their close events (which start those
- * writes) may still be a turn away.
+ * Counted until its close event, which is where the socket's awareness states are removed (and that removal
+ * relayed to the other nodes) and where a document's last socket starts its writes.
+ */
+export function trackNotesSocket(raw: WebSocket): void {
+  if (raw.readyState === WebSocket.CLOSED) return;
+  const closed = new Promise<void>((resolve) => raw.once('close', () => resolve()));
+  unclosed.set(raw, closed);
+  void closed.then(() => unclosed.delete(raw));
+}
+
+/**
+ * Resolves when every notes socket being closed has had its close event and every notes document that
+ * closed has finished its writes: the server's stop() waits for it before it closes Redis and the database.
+ * Its sockets were closed just before; their close events may still be a few turns away. (Sockets still
+ * open belong to another server in the same process, in tests: not waited for.)
  */
 export async function notesWritesSettled(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, SOCKETS_CLOSE_MS)));
+  const closingSockets = [...unclosed].filter(([raw]) => raw.readyState === WebSocket.CLOSING);
+  await Promise.race([Promise.all(closingSockets.map(([, closed]) => closed)), deadline]);
+  clearTimeout(timer);
   await Promise.all(closing.values());
 }
 

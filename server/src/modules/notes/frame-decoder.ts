@@ -9,7 +9,7 @@ const SYNC_STEP_1 = 0;
 const SYNC_STEP_2 = 1;
 const SYNC_UPDATE = 2;
 
-/** One entry of an awareness message: a client's state at a clock (`state` is its JSON text). */
+/** One entry of an awareness message: a client's state at a clock (`state`: its JSON text, length first). */
 export interface AwarenessEntry {
   client: number;
   clock: number;
@@ -47,6 +47,17 @@ export function decodeNotesFrame(frame: Uint8Array, clockOf: ClockOf, deletedIn?
   }
   if (!reader.done) throw new MalformedFrame('trailing bytes');
   return decoded;
+}
+
+/**
+ * An awareness frame another node relayed (REDIS_URL), held to exactly the limits of a client's awareness
+ * frame: anything else (a sync message above all, which would be walked as an update) is refused.
+ */
+export function decodeAwarenessFrame(frame: Uint8Array): AwarenessEntry[] {
+  if (frame[0] !== MESSAGE_AWARENESS) throw new MalformedFrame('not an awareness message');
+  const decoded = decodeNotesFrame(frame, () => 0);
+  if (decoded.kind !== 'awareness') throw new MalformedFrame('not an awareness message');
+  return decoded.entries;
 }
 
 function decodeSync(reader: FrameReader, clockOf: ClockOf, deletedIn?: DeletedIn): NotesFrame {

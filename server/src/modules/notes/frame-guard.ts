@@ -1,14 +1,10 @@
 import * as Y from 'yjs';
 import { docs, type WSSharedDoc } from '@y/websocket-server/utils';
+import { removeAwarenessStates } from 'y-protocols/awareness';
 import { CLOSE_CODES, NOTES, NOTES_FRAME_LIMITS, type DocumentStatus } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
-import {
-  awarenessFrameOf,
-  claimAwareness,
-  entryBytes,
-  releaseAwareness,
-  sortAwareness,
-} from './awareness-owners';
+import { awarenessFrameOf, entryBytes } from './awareness-encoding';
+import { claimAwareness, heldBy, releaseAwareness, sortAwareness } from './awareness-owners';
 import { decodeNotesFrame, type AwarenessEntry, type NotesFrame } from './frame-decoder';
 import { MalformedFrame } from './frame-reader';
 import type { FrameGate, FrameRefusal, FrameVerdict } from './guarded-socket';
@@ -169,10 +165,25 @@ export class NotesFrameGuard implements FrameGate {
     return null;
   }
 
-  /** The socket closed: the client ids it announced may be announced by another connection now. */
+  /**
+   * The socket closed: the states of the client ids it announced go now (setupWSConnection removes only ids
+   * whose state was new on this socket, not one a reconnect announced again), which every node relays, and
+   * the ids may be announced by another connection.
+   */
   closed(): void {
     const doc = docs.get(this.options.docName);
-    if (doc) releaseAwareness(doc, this);
+    if (!doc) return;
+    const mine = heldBy(doc, (owner) => owner === this);
+    removeAwarenessStates(doc.awareness, mine, this);
+    releaseAwareness(doc, this);
+  }
+
+  /**
+   * Before an awareness frame is sent to this connection (its own node's members' or another node's): a
+   * member removed from the group gets no more presence from its next one on, as it may send nothing more.
+   */
+  mayReceive(): FrameRefusal | null | Promise<FrameRefusal | null> {
+    return this.prepare();
   }
 
   /**

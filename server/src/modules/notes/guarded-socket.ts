@@ -32,6 +32,27 @@ export interface FrameGate {
   settle(): FrameRefusal | null;
   /** The socket closed. */
   closed(): void;
+  /**
+   * Before awareness frames go out to this socket: the receiver's authorization, read after they were made
+   * (a promise when the answer needs the database asynchronously; the frames wait for it, in order).
+   */
+  mayReceive(): FrameRefusal | null | Promise<FrameRefusal | null>;
+}
+
+/** y-protocols' awareness message type: the first byte of every awareness frame the server sends. */
+const MESSAGE_AWARENESS = 1;
+/**
+ * Bytes of awareness frames waiting for one receiver's check at most (only while the database answers
+ * slowly). Past it the oldest are dropped: presence is ephemeral, and clients renew their states every 15 s.
+ */
+const MAX_WAITING_OUT_BYTES = 1024 * 1024;
+
+interface Outgoing {
+  /** Frames are numbered as they come: a check covers those numbered before it started. */
+  seq: number;
+  data: Uint8Array;
+  options: object;
+  callback: (err?: Error) => void;
 }
 
 interface Queued {
@@ -50,6 +71,9 @@ interface Queued {
  * still loading), none while the gate's `prepare` or a verdict's `wait` is pending. The queue is bounded by
  * the gate's rates, checked as each frame arrives. A frame still queued when the socket stops being open
  * (closed by the client, by a refusal, or by a revoked session) is dropped: it is never applied after that.
+ *
+ * Awareness frames going out (other members' presence, from this node or relayed from another) pass the
+ * gate's `mayReceive` first, like incoming frames: a member removed from the group stops getting them.
  */
 export class GuardedSocket extends EventEmitter {
   private refused = false;
@@ -58,6 +82,11 @@ export class GuardedSocket extends EventEmitter {
   private readonly queue: Queued[] = [];
   /** Queued frames (from the front) covered by the last `prepare`. */
   private prepared = 0;
+  /** Awareness frames for this socket, waiting for `mayReceive`. */
+  private readonly waitingOut: Outgoing[] = [];
+  private waitingOutBytes = 0;
+  private lastOutSeq = 0;
+  private checkingOut = false;
 
   constructor(
     private readonly raw: WebSocket,
@@ -142,6 +171,8 @@ export class GuardedSocket extends EventEmitter {
   private refuse(refusal: FrameRefusal): void {
     this.refused = true;
     this.queue.length = 0;
+    this.waitingOut.length = 0;
+    this.waitingOutBytes = 0;
     this.raw.close(refusal.code, refusal.reason);
   }
 
@@ -153,8 +184,43 @@ export class GuardedSocket extends EventEmitter {
     return this.raw.readyState;
   }
 
+  /** Document frames go out at once; awareness frames once the gate let this receiver have them. */
   send(data: Uint8Array, options: object, callback: (err?: Error) => void): void {
-    this.raw.send(data, options, callback);
+    if (data[0] !== MESSAGE_AWARENESS) return this.raw.send(data, options, callback);
+    // Closing (the broadcast of its own removal reaches it too): nothing to check, nothing to send.
+    if (this.refused || this.raw.readyState !== WebSocket.OPEN) return;
+    this.waitingOut.push({ seq: ++this.lastOutSeq, data, options, callback });
+    this.waitingOutBytes += data.byteLength;
+    while (this.waitingOutBytes > MAX_WAITING_OUT_BYTES && this.waitingOut.length > 1) {
+      this.waitingOutBytes -= this.waitingOut.shift()!.data.byteLength;
+    }
+    this.checkOut();
+  }
+
+  private checkOut(): void {
+    if (this.checkingOut || this.waitingOut.length === 0) return;
+    const covered = this.lastOutSeq;
+    const verdict = this.gate.mayReceive();
+    if (!(verdict instanceof Promise)) return this.sendChecked(covered, verdict);
+    this.checkingOut = true;
+    void verdict.then((refusal) => {
+      this.checkingOut = false;
+      this.sendChecked(covered, refusal);
+      this.checkOut();
+    });
+  }
+
+  /** Sends (or, refused, drops) the waiting frames numbered up to `covered`. */
+  private sendChecked(covered: number, refusal: FrameRefusal | null): void {
+    const frames: Outgoing[] = [];
+    while (this.waitingOut.length > 0 && this.waitingOut[0]!.seq <= covered) {
+      const frame = this.waitingOut.shift()!;
+      this.waitingOutBytes -= frame.data.byteLength;
+      frames.push(frame);
+    }
+    if (this.refused || this.raw.readyState !== WebSocket.OPEN) return;
+    if (refusal) return this.refuse(refusal);
+    for (const { data, options, callback } of frames) this.raw.send(data, options, callback);
   }
 
   ping(): void {
