@@ -105,6 +105,8 @@ const SERVER_PG_FILES = [
   'realtime-writes',
   'realtime-ws-frame',
   'redis-calls-random',
+  'redis-handover',
+  'redis-handover-crash',
   'redis-lease',
   'redis-nodes',
   'redis-notes',

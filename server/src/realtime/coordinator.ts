@@ -2,15 +2,58 @@ import { z } from 'zod';
 import { clientFrameSchema, serverFrameSchema, type ServerFrame } from '@campus/protocol';
 import type { AppDeps } from '../deps';
 import type { Logger } from '../lib/logger';
-import { Lease, LEASE_TIMINGS, type LeaseTimings } from './lease';
+import { Lease, LEASE_TIMINGS, StateWriter, type LeaseTimings } from './lease';
 import type { RedisLink } from './redis-bus';
 import type { FrameHandlers, Session, SessionFrame } from './registry';
 import { RemoteSession } from './remote-session';
 
+/** A connection as a feature's stored state names it: the node holding the socket, and that node's id for it. */
+export interface SessionRef {
+  readonly node: string;
+  readonly conn: string;
+}
+
+/** Stored references are read back from Redis: strict. */
+export const sessionRefSchema = z.strictObject({
+  node: z.string().min(1).max(64),
+  conn: z.string().regex(/^\d{1,15}$/),
+});
+
+/** A stored field read back: its JSON checked by `schema` (strict), or undefined; never used unchecked. */
+export function parseStored<T>(schema: z.ZodType<T>, raw: string): T | undefined {
+  try {
+    const result = schema.safeParse(JSON.parse(raw));
+    return result.success ? result.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a coordinator hands its feature for as long as this node coordinates, with REDIS_URL: the feature's
+ * hashes in Redis (`<prefix>:<channel>:<name>`), where it keeps what the next coordinator needs to carry on,
+ * and names for connections that stay valid across nodes. Writes made in one turn of the event loop go out
+ * together in one round trip, fenced by the lease (lease.ts); once the term is over they are dropped.
+ */
+export interface Handover {
+  /** Every field of one hash, as the previous coordinator left it. */
+  read(name: string): Promise<Record<string, string>>;
+  set(name: string, field: string, value: string): void;
+  del(name: string, field: string): void;
+  /** Empties a hash (before it is written again in full). */
+  clear(name: string): void;
+  ref(session: Session): SessionRef;
+  /**
+   * The connection a stored reference names, if it can still be: one of this node's, open and signed in as
+   * `userId`, or another node's (the roll call after the load drops those that are gone).
+   */
+  session(ref: SessionRef, userId: string): Session | undefined;
+}
+
 /**
  * What a feature with cross-user live state (random talk's queues and rooms, the calls) hands its
- * coordinator: its frame handlers and hooks, written for one process, plus what to do when this node stops
- * being the one that runs them.
+ * coordinator: its frame handlers and hooks, written for one process, plus how its state moves from one
+ * coordinating node to the next.
  */
 export interface CoordinatedCore<F extends SessionFrame> {
   readonly frames: FrameHandlers<F>;
@@ -19,13 +62,25 @@ export interface CoordinatedCore<F extends SessionFrame> {
   /** Internal events with string arguments (a block between two users, an access change), by name. */
   readonly events: Readonly<Record<string, (...args: string[]) => void>>;
   /**
-   * This node no longer coordinates (its lease lapsed, or it is stopping while other nodes go on): what it
-   * held ends as its clients would see a lost server, and it keeps nothing (the next coordinator starts
-   * empty).
+   * This node no longer coordinates (its lease lapsed, or it hands over as it stops): it forgets what it
+   * held, timers included, without ending any of it: the state is in Redis and the next coordinator carries
+   * it on. Must be harmless twice.
    */
   stepDown(): void;
-  /** This node now coordinates (with REDIS_URL): what the previous coordinator left in Redis is reset. */
-  lead?(): void;
+  /**
+   * This node now coordinates (with REDIS_URL): it loads what the previous coordinator kept through
+   * `handover` and re-arms its timers. Frames and closes wait until it resolves.
+   */
+  lead?(handover: Handover): Promise<void>;
+  /** The names of the hashes the feature keeps in Redis (`Handover` writes nothing else). */
+  readonly stateKeys?: readonly string[];
+  /**
+   * Frame types that do no harm when applied twice: a node that forwarded one lately sends it again to a
+   * new coordinator, since the old one may have died with it (a `call:resume` right after a crash).
+   */
+  readonly replayable?: readonly string[];
+  /** Resolves once work in flight that writes state (a call's log) is done: awaited before handing over. */
+  settled?(): Promise<void>;
 }
 
 export interface CoordinatorCluster {
@@ -42,6 +97,15 @@ export function clusterOf(deps: Pick<AppDeps, 'redis' | 'config' | 'log'>): Coor
   return redis && config.redis && { link: redis, prefix: config.redis.prefix, log };
 }
 
+/**
+ * How long a feature's state outlives the last coordinator (the lease renews it while there is one): a
+ * deployment stopped for less than this carries its calls and rooms on, and logs those that ended meanwhile.
+ */
+export const STATE_TTL_MS = 24 * 60 * 60_000;
+
+const nodeId = z.string().min(1).max(64);
+const connIds = z.array(z.string().max(16)).max(100_000);
+
 /** Internal messages on the feature's channel; they come from Redis only, and are parsed all the same. */
 const messageSchema = z.discriminatedUnion('k', [
   // A client frame a node received, for the coordinator.
@@ -49,13 +113,69 @@ const messageSchema = z.discriminatedUnion('k', [
   // A connection of that node closed.
   z.object({ k: z.literal('closed'), node: z.string(), conn: z.string(), user: z.string() }),
   z.object({ k: z.literal('event'), name: z.string(), args: z.array(z.string()) }),
-  // A frame from the coordinator for one connection of `node`.
-  z.object({ k: z.literal('out'), node: z.string(), conn: z.string(), frame: z.unknown() }),
+  // A frame from the coordinator for one connection of `node` (signed in as `user`).
+  z.object({
+    k: z.literal('out'),
+    node: z.string(),
+    conn: z.string(),
+    user: z.string().optional(),
+    frame: z.unknown(),
+  }),
   // The coordinator let go of its lease (it is stopping): the others try to take it now.
   z.object({ k: z.literal('released') }),
+  // A new coordinator loaded the state: which of these connections (by node) are still open?
+  z.object({ k: z.literal('roll'), node: nodeId, conns: z.record(nodeId, connIds) }),
+  // A node's answer to the roll call of `to`: its connections among those asked that are open.
+  z.object({ k: z.literal('here'), to: nodeId, node: nodeId, conns: connIds }),
 ]);
 type Message = z.infer<typeof messageSchema>;
 type Handler<F> = (session: Session, frame: F) => void | Promise<void>;
+
+/**
+ * One term of this node as the coordinator: the feature's writes (lease.ts batches and fences them), and
+ * the other nodes' connections its load named (the roll call asks about them).
+ */
+class Term implements Handover {
+  /** Set once the roll call went out: connections named later are not asked about. */
+  rolled = false;
+  readonly named = new Map<string, Set<string>>();
+  readonly writes: StateWriter;
+  readonly ref: Handover['ref'];
+  readonly session: Handover['session'];
+
+  constructor(
+    private readonly lease: Lease,
+    /** The hashes' names, in the order of the lease's state keys. */
+    private readonly names: readonly string[],
+    sessions: Pick<Handover, 'ref' | 'session'>,
+  ) {
+    this.writes = new StateWriter(lease);
+    this.ref = sessions.ref;
+    this.session = sessions.session;
+  }
+
+  read(name: string): Promise<Record<string, string>> {
+    return this.lease.read(this.index(name));
+  }
+
+  set(name: string, field: string, value: string): void {
+    this.writes.push(['set', this.index(name), field, value]);
+  }
+
+  del(name: string, field: string): void {
+    this.writes.push(['del', this.index(name), field]);
+  }
+
+  clear(name: string): void {
+    this.writes.push(['clear', this.index(name)]);
+  }
+
+  private index(name: string): number {
+    const i = this.names.indexOf(name);
+    if (i < 0) throw new Error(`not a state key of this feature: ${name}`);
+    return i;
+  }
+}
 
 /**
  * Runs a feature's live state on exactly one node of the deployment (issue 14). Without REDIS_URL it is
@@ -67,22 +187,42 @@ type Handler<F> = (session: Session, frame: F) => void | Promise<void>;
  * registry for the whole deployment: a match or a call is decided by a single process, atomically, as on
  * one node. Which connection sent what, and as whom, is decided on the node holding the socket (the
  * session's user); what the state allows, on the coordinator.
+ *
+ * Handover: the coordinator keeps what must outlive it in Redis (`Handover`, written on transitions). The
+ * next one, as it takes the lease (released by a stopping node, or expired after a crash), loads it before
+ * it runs any frame, then holds a roll call: every node says which of the loaded connections it still has
+ * (the others, a dead node's, close as if they had), and sends again the `replayable` frames it forwarded
+ * lately, which the old coordinator may have died with.
  */
 export class Coordinator<F extends SessionFrame> {
   readonly frames: FrameHandlers<F>;
   private readonly lease: Lease | undefined;
   /** Other nodes' connections, one object each, so the feature's `holder === session` checks hold. */
   private readonly remotes = new Map<string, RemoteSession>();
-  /** This node's connections that forwarded a frame, by the id the coordinator knows them by. */
+  /** What each of those is called in stored state. */
+  private readonly refs = new WeakMap<Session, SessionRef>();
+  /** This node's connections that forwarded a frame or were stored, by the id the coordinator knows them by. */
   private readonly locals = new Map<string, Session>();
   private readonly ids = new WeakMap<Session, string>();
   private nextId = 0;
+  private readonly stateKeys: readonly string[];
+  private readonly replayable: ReadonlySet<string>;
+  private term: Term | undefined;
+  /** While the state taken over loads: what would run now waits for it, in order. */
+  private loading: Promise<void> | undefined;
+  private rollTimer: NodeJS.Timeout | undefined;
+  /** Stopping: the lease is still this node's for a moment, but it acts no more. */
+  private handingOver = false;
+  /** Replayable frames this node forwarded lately, for the next coordinator. */
+  private recent: { at: number; conn: string; frame: F }[] = [];
 
   constructor(
     private readonly channel: 'calls' | 'random',
     private readonly core: CoordinatedCore<F>,
     private readonly cluster?: CoordinatorCluster,
   ) {
+    this.stateKeys = core.stateKeys ?? [];
+    this.replayable = new Set(core.replayable ?? []);
     if (!cluster) {
       this.frames = core.frames;
       return;
@@ -95,7 +235,7 @@ export class Coordinator<F extends SessionFrame> {
       {
         acquired: () => {
           log.info({ channel }, 'coordinating');
-          core.lead?.();
+          this.takeOver();
         },
         lost: () => {
           log.warn({ channel }, 'no longer coordinating');
@@ -103,7 +243,8 @@ export class Coordinator<F extends SessionFrame> {
         },
       },
       log,
-      cluster.lease ?? LEASE_TIMINGS,
+      this.timings,
+      { keys: this.stateKeys.map((name) => this.keyOf(name)), ttlMs: STATE_TTL_MS },
     );
     // Every frame type the feature answers goes through the routing.
     const routed: Record<string, Handler<F>> = {};
@@ -116,54 +257,108 @@ export class Coordinator<F extends SessionFrame> {
 
   /** This node runs the feature now. */
   get coordinating(): boolean {
-    return !this.lease || this.lease.held;
+    return !this.lease || (this.lease.held && !this.handingOver);
   }
 
   closed(session: Session): void {
     const id = this.ids.get(session);
     if (id !== undefined) this.locals.delete(id);
-    if (this.coordinating) return this.core.closed(session);
-    // A connection that never sent the feature a frame holds nothing there, but may be the user's last one.
-    this.publish({
-      k: 'closed',
-      node: this.cluster!.link.nodeId,
-      conn: id ?? this.idOf(session),
-      user: session.userId,
-    });
+    const tell = () => {
+      if (this.coordinating) return this.core.closed(session);
+      // A connection that never sent the feature a frame holds nothing there, but may be the user's last one.
+      this.publish({
+        k: 'closed',
+        node: this.cluster!.link.nodeId,
+        conn: id ?? this.idOf(session),
+        user: session.userId,
+      });
+    };
+    void this.whenLoaded(tell);
   }
 
   event(name: string, ...args: string[]): void {
-    if (this.coordinating) return this.core.events[name]?.(...args);
-    this.publish({ k: 'event', name, args });
+    void this.whenLoaded(() => {
+      if (this.coordinating) return this.core.events[name]?.(...args);
+      this.publish({ k: 'event', name, args });
+    });
   }
 
-  /** Stops taking part; the coordinator lets go of its lease after telling its clients (stepDown). */
+  /**
+   * Stops taking part. A coordinator hands over: it acts no more, lets the work in flight finish and its
+   * state reach Redis, then lets go of its lease (another node takes it at once and carries on).
+   */
   async close(): Promise<void> {
     if (!this.lease) return;
-    if (this.lease.held) this.stepDown();
+    if (this.lease.held) {
+      this.handingOver = true;
+      const term = this.term;
+      this.core.stepDown();
+      await this.core.settled?.();
+      await term?.writes.flush();
+      this.stepDown();
+    }
     if (await this.lease.stop()) this.publish({ k: 'released' });
   }
 
+  private get timings(): LeaseTimings {
+    return this.cluster?.lease ?? LEASE_TIMINGS;
+  }
+
+  private keyOf(name: string): string {
+    return `${this.cluster!.prefix}:${this.channel}:${name}`;
+  }
+
+  private takeOver(): void {
+    const { log } = this.cluster!;
+    const term: Term = new Term(this.lease!, this.stateKeys, {
+      ref: (session) => this.refOf(session),
+      session: (ref, user): Session | undefined => this.sessionOf(term, ref, user),
+    });
+    this.term = term;
+    const lead = this.core.lead?.(term) ?? Promise.resolve();
+    this.loading = lead
+      .catch((err: unknown) =>
+        log.error({ err, channel: this.channel }, 'the state handed over did not load'),
+      )
+      .then(() => {
+        if (this.term !== term) return;
+        this.loading = undefined;
+        this.rollCall(term);
+      });
+  }
+
   private stepDown(): void {
+    this.term?.writes.end();
+    this.term = undefined;
+    this.loading = undefined;
+    clearTimeout(this.rollTimer);
     this.core.stepDown();
     for (const remote of this.remotes.values()) remote.closed = true;
     this.remotes.clear();
   }
 
+  /** Runs `fn` now, or once the state taken over is loaded (errors are logged: nobody awaits it then). */
+  private whenLoaded(fn: () => void | Promise<void>): void | Promise<void> {
+    if (!this.loading) return fn();
+    return this.loading.then(fn).catch((err: unknown) => {
+      this.cluster!.log.error({ err, channel: this.channel }, 'coordinated work failed');
+    });
+  }
+
   private route(session: Session, frame: F): void | Promise<void> {
-    if (this.coordinating) return this.dispatch(session, frame);
+    const run = () => (this.coordinating ? this.dispatch(session, frame) : this.forward(session, frame));
+    if (this.coordinating) return this.whenLoaded(run);
     // Nobody holds the lease at the last look (the deployment's first frame, a coordinator that stopped):
     // this node tries to take it first, so the frame is not sent to nobody.
-    if (this.lease!.vacant)
-      return this.lease!.tick().then(() =>
-        this.coordinating ? this.dispatch(session, frame) : this.forward(session, frame),
-      );
+    if (this.lease!.vacant) return this.lease!.tick().then(() => this.whenLoaded(run));
     this.forward(session, frame);
   }
 
   private forward(session: Session, frame: F): void {
     const node = this.cluster!.link.nodeId;
-    this.publish({ k: 'in', node, conn: this.idOf(session), user: session.userId, frame });
+    const conn = this.idOf(session);
+    if (this.replayable.has(frame.type)) this.remember(conn, frame);
+    this.publish({ k: 'in', node, conn, user: session.userId, frame });
   }
 
   private dispatch(session: Session, frame: F): void | Promise<void> {
@@ -181,6 +376,93 @@ export class Coordinator<F extends SessionFrame> {
     if (!session.closed) this.locals.set(id, session);
     return id;
   }
+
+  private refOf(session: Session): SessionRef {
+    return this.refs.get(session) ?? { node: this.cluster!.link.nodeId, conn: this.idOf(session) };
+  }
+
+  private sessionOf(term: Term, ref: SessionRef, userId: string): Session | undefined {
+    if (ref.node === this.cluster!.link.nodeId) {
+      const local = this.locals.get(ref.conn);
+      return local && !local.closed && local.userId === userId ? local : undefined;
+    }
+    if (!term.rolled) {
+      const conns = term.named.get(ref.node) ?? new Set<string>();
+      term.named.set(ref.node, conns.add(ref.conn));
+    }
+    return this.remote(ref.node, ref.conn, userId);
+  }
+
+  // ---- after a takeover
+
+  /** Keeps a replayable frame for twice the lease's lifetime: a crashed holder is replaced within it. */
+  private remember(conn: string, frame: F): void {
+    const now = Date.now();
+    const since = now - 2 * this.timings.ttlMs;
+    if (this.recent[0] && this.recent[0].at < since) this.recent = this.recent.filter((r) => r.at >= since);
+    this.recent.push({ at: now, conn, frame });
+  }
+
+  /** Sends the kept frames again, to whoever coordinates now (this node, or through the channel). */
+  private replay(): void {
+    const since = Date.now() - 2 * this.timings.ttlMs;
+    const kept = this.recent.filter((r) => r.at >= since);
+    this.recent = [];
+    for (const { conn, frame } of kept) {
+      const session = this.locals.get(conn);
+      // A connection closed since holds nothing: the roll call finds it gone.
+      if (!session || session.closed) continue;
+      try {
+        const done = this.route(session, frame);
+        if (done) done.catch((err: unknown) => this.cluster!.log.error({ err }, 'replayed frame failed'));
+      } catch (err) {
+        this.cluster!.log.error({ err, type: frame.type }, 'replayed frame failed');
+      }
+    }
+  }
+
+  /**
+   * The loaded state names other nodes' connections that may have closed while no coordinator heard it (or
+   * died with their node): each node answers for its own, and those nobody vouches for within two renewals
+   * close as any connection does (a call's side gets its grace period). This node's own were checked as
+   * they loaded. Every node also sends again what it forwarded lately.
+   */
+  private rollCall(term: Term): void {
+    term.rolled = true;
+    const conns: Record<string, string[]> = {};
+    for (const [node, set] of term.named) conns[node] = [...set];
+    this.publish({ k: 'roll', node: this.cluster!.link.nodeId, conns });
+    this.replay();
+    if (!term.named.size) return;
+    this.rollTimer = setTimeout(() => {
+      if (this.term !== term) return;
+      for (const [node, set] of term.named) for (const conn of set) this.gone(node, conn);
+      term.named.clear();
+    }, 2 * this.timings.renewEveryMs);
+    this.rollTimer.unref();
+  }
+
+  /** A node answered the roll call: its connections named are still open. */
+  private present(node: string, conns: readonly string[]): void {
+    const named = this.term?.named.get(node);
+    if (!named) return;
+    for (const conn of conns) named.delete(conn);
+    // Whatever it did not name is gone, now.
+    for (const conn of named) this.gone(node, conn);
+    this.term!.named.delete(node);
+  }
+
+  /** Another node's connection is gone: closed for the feature, as that node would have reported it. */
+  private gone(node: string, conn: string): void {
+    const key = `${node}\n${conn}`;
+    const remote = this.remotes.get(key);
+    if (!remote) return;
+    this.remotes.delete(key);
+    remote.closed = true;
+    this.core.closed(remote);
+  }
+
+  // ---- the channel
 
   private publish(message: Message): void {
     this.cluster!.link.publish(this.channel, JSON.stringify(message));
@@ -207,33 +489,58 @@ export class Coordinator<F extends SessionFrame> {
         if (!this.coordinating) return;
         const frame = this.frameOf(message.frame);
         if (!frame) return log.warn({ channel: this.channel }, 'bad forwarded frame');
-        const done = this.dispatch(this.remote(message.node, message.conn, message.user), frame);
+        const done = this.whenLoaded(() => {
+          if (this.coordinating)
+            return this.dispatch(this.remote(message.node, message.conn, message.user), frame);
+        });
         if (done)
           done.catch((err: unknown) => log.error({ err, type: frame.type }, 'forwarded frame failed'));
         return;
       }
-      case 'closed': {
-        if (!this.coordinating) return;
-        const key = `${message.node}\n${message.conn}`;
-        const remote = this.remotes.get(key) ?? this.remote(message.node, message.conn, message.user);
-        this.remotes.delete(key);
-        remote.closed = true;
-        return this.core.closed(remote);
-      }
+      case 'closed':
+        if (this.coordinating)
+          void this.whenLoaded(() => {
+            if (!this.coordinating) return;
+            const key = `${message.node}\n${message.conn}`;
+            const remote = this.remotes.get(key) ?? this.remote(message.node, message.conn, message.user);
+            this.remotes.delete(key);
+            remote.closed = true;
+            this.core.closed(remote);
+          });
+        return;
       case 'event':
-        if (this.coordinating) this.core.events[message.name]?.(...message.args);
+        if (this.coordinating)
+          void this.whenLoaded(() => {
+            if (this.coordinating) this.core.events[message.name]?.(...message.args);
+          });
         return;
       case 'out': {
         if (message.node !== link.nodeId) return;
         const session = this.locals.get(message.conn);
+        const user = message.user ?? session?.userId;
         // Checked, then sent as the coordinator built it (a parse would drop what the schema does not name).
-        if (session && !session.closed && serverFrameSchema.safeParse(message.frame).success)
+        if (
+          session &&
+          !session.closed &&
+          session.userId === user &&
+          serverFrameSchema.safeParse(message.frame).success
+        )
           session.send(message.frame as ServerFrame);
         return;
       }
       case 'released':
         this.lease!.forgetHolder();
         void this.lease!.tick();
+        return;
+      case 'roll': {
+        const asked = message.conns[link.nodeId] ?? [];
+        const open = asked.filter((conn) => this.locals.get(conn)?.closed === false);
+        if (asked.length) this.publish({ k: 'here', to: message.node, node: link.nodeId, conns: open });
+        this.replay();
+        return;
+      }
+      case 'here':
+        if (message.to === link.nodeId && this.coordinating) this.present(message.node, message.conns);
         return;
     }
   }
@@ -250,9 +557,10 @@ export class Coordinator<F extends SessionFrame> {
     let remote = this.remotes.get(key);
     if (!remote || remote.userId !== userId) {
       remote = new RemoteSession(userId, (frame: ServerFrame) =>
-        this.publish({ k: 'out', node, conn, frame }),
+        this.publish({ k: 'out', node, conn, user: userId, frame }),
       );
       this.remotes.set(key, remote);
+      this.refs.set(remote, { node, conn });
     }
     return remote;
   }

@@ -16,6 +16,26 @@ export interface LeaseTimings {
 
 export const LEASE_TIMINGS: LeaseTimings = { ttlMs: 5000, renewEveryMs: 1000, marginMs: 1000 };
 
+/**
+ * Redis keys the holder keeps its state in (coordinator.ts: a feature's calls, rooms and queues, for the
+ * next holder to carry on). Their expiry is pushed back with every renewal, in the renewal's own round
+ * trip: while some node holds the lease they never expire; once none does (every node stopped) they last
+ * `ttlMs` more for the next one to pick up, then go.
+ */
+export interface LeaseState {
+  keys: readonly string[];
+  ttlMs: number;
+}
+
+/**
+ * One write to the holder's state: a hash field set or deleted, or a whole key emptied. The number picks
+ * the key in `LeaseState.keys`.
+ */
+export type StateOp =
+  | readonly ['set', key: number, field: string, value: string]
+  | readonly ['del', key: number, field: string]
+  | readonly ['clear', key: number];
+
 export interface LeaseHooks {
   /** This node just became the holder. */
   acquired(): void;
@@ -31,6 +51,7 @@ const TAKE_OR_RENEW = `
 local holder = redis.call('GET', KEYS[1])
 if holder == false or holder == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  for i = 2, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
   return ARGV[1]
 end
 return holder`;
@@ -39,6 +60,36 @@ return holder`;
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
+
+/**
+ * The holder's state writes, applied only while the lease is the writer's (a node that lost it without
+ * knowing yet cannot overwrite what the next holder loaded), in one round trip. KEYS[1] the lease, then
+ * the state keys; ARGV[1] the writer, ARGV[2] the keys' expiry (ms), then four per write: s(et), d(el) or
+ * c(lear), the key's index in KEYS, the field, the value.
+ */
+const FENCED_WRITE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+for i = 3, #ARGV, 4 do
+  local key = KEYS[tonumber(ARGV[i + 1])]
+  if ARGV[i] == 's' then redis.call('HSET', key, ARGV[i + 2], ARGV[i + 3])
+  elseif ARGV[i] == 'd' then redis.call('HDEL', key, ARGV[i + 2])
+  else redis.call('DEL', key) end
+end
+for i = 2, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
+return 1`;
+
+/** KEYS indexes are 1-based and the lease is KEYS[1]: state key `i` is KEYS[i + 2]. */
+function argsOf(op: StateOp): string[] {
+  const key = String(op[1] + 2);
+  switch (op[0]) {
+    case 'set':
+      return ['s', key, op[2], op[3]];
+    case 'del':
+      return ['d', key, op[2], ''];
+    case 'clear':
+      return ['c', key, '', ''];
+  }
+}
 
 /**
  * One Redis key naming the node that coordinates something for the whole deployment (issue 14: random
@@ -64,6 +115,7 @@ export class Lease {
     private readonly hooks: LeaseHooks,
     private readonly log: Logger,
     private readonly timings: LeaseTimings = LEASE_TIMINGS,
+    private readonly state: LeaseState = { keys: [], ttlMs: 0 },
   ) {}
 
   /** Tries at once, then every `renewEveryMs`. */
@@ -93,6 +145,28 @@ export class Lease {
     return this.inFlight;
   }
 
+  /**
+   * Applies `ops` to the state keys in one round trip, if the lease is still this node's in Redis (false
+   * when it is not, or Redis failed: logged here).
+   */
+  async write(ops: readonly StateOp[]): Promise<boolean> {
+    if (!ops.length) return true;
+    const keys = [this.key, ...this.state.keys];
+    try {
+      const args = [this.nodeId, String(this.state.ttlMs), ...ops.flatMap(argsOf)];
+      if ((await this.client.eval(FENCED_WRITE, keys.length, ...keys, ...args)) === 1) return true;
+      this.log.warn({ key: this.key }, 'state write refused: the lease is no longer ours');
+    } catch (err) {
+      this.log.warn({ err, key: this.key }, 'state write failed');
+    }
+    return false;
+  }
+
+  /** Every field of state key `key` (a hash). */
+  read(key: number): Promise<Record<string, string>> {
+    return this.client.hgetall(this.state.keys[key]!);
+  }
+
   /** Stops renewing and lets go of the lease if it is ours (another node may take it at once). */
   async stop(): Promise<boolean> {
     const held = this.held;
@@ -114,7 +188,16 @@ export class Lease {
     const sentAt = performance.now();
     const deadline = sentAt + this.timings.ttlMs - this.timings.marginMs;
     try {
-      const answer = await this.client.eval(TAKE_OR_RENEW, 1, this.key, this.nodeId, this.timings.ttlMs);
+      const { keys, ttlMs } = this.state;
+      const answer = await this.client.eval(
+        TAKE_OR_RENEW,
+        1 + keys.length,
+        this.key,
+        ...keys,
+        this.nodeId,
+        this.timings.ttlMs,
+        ttlMs,
+      );
       this.holder = typeof answer === 'string' ? answer : undefined;
       if (this.holder === this.nodeId) this.heldUntil = Math.max(this.heldUntil, deadline);
       // Someone else holds it: whatever this node believed, it stops now.
@@ -129,5 +212,40 @@ export class Lease {
     this.wasHeld = held;
     if (held) this.hooks.acquired();
     else this.hooks.lost();
+  }
+}
+
+/**
+ * The holder's state writes for one term: what one step (a frame, a timer) writes goes out together, in
+ * one fenced round trip at the end of that turn of the event loop; once the term is over, nothing more.
+ */
+export class StateWriter {
+  private active = true;
+  private ops: StateOp[] = [];
+  private readonly writing = new Set<Promise<boolean>>();
+
+  constructor(private readonly lease: Lease) {}
+
+  push(op: StateOp): void {
+    if (!this.active) return;
+    if (!this.ops.length) queueMicrotask(() => void this.flush());
+    this.ops.push(op);
+  }
+
+  /** Sends what is queued now; resolves once every write sent so far is done. */
+  async flush(): Promise<void> {
+    const ops = this.ops;
+    this.ops = [];
+    if (ops.length) {
+      const write = this.lease.write(ops);
+      this.writing.add(write);
+      void write.finally(() => this.writing.delete(write));
+    }
+    await Promise.all(this.writing);
+  }
+
+  end(): void {
+    this.active = false;
+    this.ops = [];
   }
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { CallLogStatus, CallType } from '@campus/protocol';
 import { audience } from '../../realtime/audiences';
 import type { Tx } from '../../realtime/transaction';
@@ -7,6 +6,8 @@ import { insertLogSql } from './repo';
 
 /** How a call ended, as the server logs it. */
 export interface CallOutcome {
+  /** The row's id, chosen when the call was placed (or refused busy): the call is logged once. */
+  logId: string;
   callerId: string;
   calleeId: string;
   callType: CallType;
@@ -26,16 +27,17 @@ export function secondsBetween(from: number | undefined, to: number): number {
 
 /**
  * Writes the call's log row inside the caller's commit and emits `call_logged` to the caller's devices and,
- * unless hidden, the callee's. A party deleted meanwhile leaves no row (its foreign key would refuse it).
+ * unless hidden, the callee's. A party deleted meanwhile leaves no row (its foreign key would refuse it);
+ * a call already logged (by the coordinator before this one) neither a second row nor a second change.
  */
 export async function writeCallLog(tx: Tx, refs: UserRefs, outcome: CallOutcome): Promise<void> {
   const caller = await refs.get(tx, outcome.callerId);
   const callee = await refs.get(tx, outcome.calleeId);
   if (!caller || !callee) return;
-  const id = randomUUID();
+  const id = outcome.logId;
   const startedAt = new Date(outcome.startedAt).toISOString();
   const { status, callType, duration, calleeHidden } = outcome;
-  await tx.run(
+  const inserted = await tx.run(
     insertLogSql,
     id,
     caller.id,
@@ -46,6 +48,7 @@ export async function writeCallLog(tx: Tx, refs: UserRefs, outcome: CallOutcome)
     duration,
     calleeHidden ? 1 : 0,
   );
+  if (!inserted) return;
   const audiences = [audience.user(caller.id)];
   if (!calleeHidden) audiences.push(audience.user(callee.id));
   tx.emit(

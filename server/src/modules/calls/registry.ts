@@ -3,9 +3,17 @@ import type { Session } from '../../realtime/registry';
 
 export type CallSide = 'caller' | 'callee';
 
+/** A side whose connection went down: since when, and until when it may come back (ms, the server's clock). */
+export interface Away {
+  readonly since: number;
+  readonly until: number;
+}
+
 /** A call the server placed and that has not ended yet. */
 export interface LiveCall {
   readonly id: string;
+  /** Its log row's id: whichever coordinator logs the call, it is logged once (log.ts). */
+  readonly logId: string;
   readonly callerId: string;
   readonly calleeId: string;
   readonly callType: CallType;
@@ -19,6 +27,8 @@ export interface LiveCall {
   /** The offer reached at least one of the callee's devices (it rang somewhere). */
   readonly rang: boolean;
   state: 'ringing' | 'active';
+  /** While it rings: when the ring timeout ends it (ms). */
+  readonly ringEndsAt: number;
   /** When the callee answered (ms). */
   answeredAt?: number;
   /**
@@ -27,6 +37,8 @@ export interface LiveCall {
    */
   caller: Session | undefined;
   callee: Session | undefined;
+  /** The sides in their grace period (their connection is undefined above). */
+  away: Partial<Record<CallSide, Away>>;
   /**
    * The callee's answer as relayed to the caller: sent again after the caller's `call:resume`, since the
    * connection it went to may have died before it arrived.

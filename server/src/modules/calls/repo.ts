@@ -24,9 +24,14 @@ export function pairParams(callerId: string, calleeId: string): string[] {
   return [callerId, calleeId, calleeId, callerId, calleeId, callerId, a, b, calleeId];
 }
 
+/**
+ * A call's row, once: the id is chosen as the call is placed, so a coordinator that logs a call another
+ * one already logged (the state it took over was written before that log landed) inserts nothing.
+ */
 export const insertLogSql = sql(
   `INSERT INTO call_logs (id, caller_id, callee_id, call_type, status, started_at, duration, callee_hidden)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+   ON CONFLICT (id) DO NOTHING`,
 );
 
 export interface CallLogRow {

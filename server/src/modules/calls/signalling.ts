@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   CALL,
   CALL_MSG,
@@ -13,11 +14,13 @@ import {
 import type { AppDeps } from '../../deps';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { Refusal } from '../../lib/refusal';
+import type { Handover } from '../../realtime/coordinator';
 import type { CallSessionFrame, FrameHandlers, ParticipationCheck, Session } from '../../realtime/registry';
 import type { ReadTx } from '../../realtime/transaction';
 import { userRefsOf, type UserRefs } from '../users';
 import { secondsBetween, writeCallLog, type CallOutcome } from './log';
 import { pairParams, pairSql } from './repo';
+import { CALL_STATE, StoredCalls } from './handover';
 import { InProcessCallRegistry, type CallRegistry, type CallSide, type LiveCall } from './registry';
 
 export interface CallTimings {
@@ -73,13 +76,18 @@ async function placement(tx: ReadTx, callerId: string, calleeId: string): Promis
  *   the caller of an answered call the `call:answer` again, which a device that applied it ignores.
  * A frame naming a call its sender is not a party of, or another `to` than the other party, is dropped
  * without an answer. The state is this process's (`CallRegistry`); its timers are cleared on every path.
+ * With REDIS_URL the node coordinating the calls also keeps them in Redis (handover.ts), so the next one
+ * carries them on (`lead`) with their ring and grace deadlines.
  */
 export class CallSignalling {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly offers: RateLimiter;
   private readonly logging = new Set<Promise<void>>();
   private readonly refs: UserRefs;
+  private readonly stored: StoredCalls;
   private closing = false;
+  /** Counts the terms this node stopped coordinating: an offer read across one is dropped. */
+  private era = 0;
 
   readonly frames: FrameHandlers<CallSessionFrame> = {
     'call:offer': (session, frame) => this.offer(session, frame),
@@ -94,6 +102,10 @@ export class CallSignalling {
     separated: (blockerId: string, blockedId: string) => this.separated(blockerId, blockedId),
   };
 
+  /** What the coordinator keeps in Redis, and the frames a node sends again after a takeover (all idempotent). */
+  readonly stateKeys = [CALL_STATE];
+  readonly replayable = ['call:answer', 'call:reject', 'call:end', 'call:resume'];
+
   constructor(
     private readonly deps: AppDeps,
     private readonly participation: ParticipationCheck,
@@ -103,6 +115,7 @@ export class CallSignalling {
     // Per user across the nodes (deps.rates); `hitNow` decides before anything yields, as before.
     this.offers = deps.rates.limiter('calls.offer', CALL_OFFER_RATE);
     this.refs = userRefsOf(deps);
+    this.stored = new StoredCalls(deps.log);
   }
 
   // ---- frames
@@ -111,6 +124,7 @@ export class CallSignalling {
     const { callId, to: calleeId, callType, signal } = frame;
     const callerId = session.userId;
     const refuse = (error: string) => session.send(ended(callId, 'refused', error));
+    const era = this.era;
     if (this.closing) return;
     if (this.offers.hitNow(callerId) > 0) return refuse(CALL_MSG.rateLimited);
     if (calleeId === callerId) return refuse(CALL_MSG.notAllowed);
@@ -132,8 +146,9 @@ export class CallSignalling {
     if (typeof verdict === 'object') return refuse(verdict.refused);
     // On any node of the deployment (this one coordinates the calls of all: coordinated.ts).
     const online = await this.deps.realtime.isOnlineAnywhere(calleeId);
-    // Awaited: the world may have moved (the socket closed, another offer of this user went first).
-    if (this.closing || session.closed || !from) return;
+    // Awaited: the world may have moved (the socket closed, another offer of this user went first, or
+    // this node stopped coordinating).
+    if (this.closing || era !== this.era || session.closed || !from) return;
     const late = this.inUse(callerId, callId);
     if (late) return refuse(late);
 
@@ -144,6 +159,7 @@ export class CallSignalling {
     if (this.calls.callOf(calleeId)) {
       session.send(ended(callId, 'busy', CALL_MSG.busy));
       return this.log({
+        logId: randomUUID(),
         callerId,
         calleeId,
         callType,
@@ -156,6 +172,7 @@ export class CallSignalling {
     const rang = !hidden && online;
     const call: LiveCall = {
       id: callId,
+      logId: randomUUID(),
       callerId,
       calleeId,
       callType,
@@ -163,10 +180,13 @@ export class CallSignalling {
       calleeHidden: hidden,
       rang,
       state: 'ringing',
+      ringEndsAt: startedAt + this.timings.ringTimeoutMs,
       caller: session,
       callee: undefined,
+      away: {},
     };
     if (!this.calls.add(call)) return refuse(CALL_MSG.alreadyInCall);
+    this.stored.saved(call);
     this.timer(`ring:${callId}`, this.timings.ringTimeoutMs, () => this.ringTimeout(callId));
     if (rang)
       this.deps.realtime.sendToUsers([calleeId], { type: 'call:offer', callId, from, callType, signal });
@@ -184,6 +204,7 @@ export class CallSignalling {
     if (!this.calls.answer(call.id, session, this.deps.now())) return session.send(ended(call.id, 'unknown'));
     this.clearTimer(`ring:${call.id}`);
     call.answered = { type: 'call:answer', callId: call.id, from: call.calleeId, signal: frame.signal };
+    this.stored.saved(call);
     // A caller whose connection is down gets it with its `call:resume`.
     call.caller?.send(call.answered);
     this.toCallee(call, 'answered_elsewhere');
@@ -225,8 +246,11 @@ export class CallSignalling {
     // A callee's device holds a call only once it answered it.
     if (!call || !side || (side === 'callee' && call.state !== 'active'))
       return session.send(ended(frame.callId, 'unknown'));
+    const moved = call[side] !== session || call.away[side];
     call[side] = session;
+    delete call.away[side];
     this.clearTimer(`grace:${call.id}:${side}`);
+    if (moved) this.stored.saved(call);
     session.send({ type: 'call:resumed', callId: call.id });
     // The answer may have gone to the old connection after it died unseen (a network drop is noticed only
     // by the heartbeat): the caller gets it again, and a device that already applied it ignores it.
@@ -247,6 +271,8 @@ export class CallSignalling {
     if (!side) return;
     call[side] = undefined;
     const droppedAt = this.deps.now();
+    call.away[side] = { since: droppedAt, until: droppedAt + this.timings.reconnectGraceMs };
+    this.stored.saved(call);
     this.timer(`grace:${call.id}:${side}`, this.timings.reconnectGraceMs, () =>
       this.lost(call.id, side, droppedAt),
     );
@@ -267,6 +293,7 @@ export class CallSignalling {
       // as any unanswered call does (ending it now would tell them of the block).
       const wasHidden = call.calleeHidden;
       this.calls.hide(call.id);
+      this.stored.saved(call);
       if (!wasHidden) this.toCallee(call, 'rejected_elsewhere');
       return;
     }
@@ -283,40 +310,72 @@ export class CallSignalling {
     this.log(this.outcome(call, call.rang ? 'missed' : 'cancelled', 0));
   }
 
-  /** The server is stopping: no timer outlives it, no call is placed any more, and logs being written land. */
+  /**
+   * The server is stopping: no timer outlives it, no call is placed any more, and logs being written land.
+   * What it still holds (a single node: every call) ends and is logged; a coordinator that handed over
+   * holds nothing by now (its calls go on under the next one).
+   */
   async close(): Promise<void> {
     this.closing = true;
-    this.endAll(false);
-    await Promise.allSettled([...this.logging]);
-  }
-
-  /**
-   * This node stops coordinating calls while other nodes go on (issue 14: its lease lapsed, or it is
-   * stopping): every call it held ends as lost for its parties, who are still connected elsewhere, and is
-   * logged; the next coordinator starts empty.
-   */
-  stepDown(): void {
-    this.endAll(true);
-  }
-
-  /** Ends every call, logged once each; `tell`: its parties hear it (they outlive this node's state). */
-  private endAll(tell: boolean): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    this.clearTimers();
     // Calls cut by the stop still belong in both histories: an answered one for as long as it lasted.
     const now = this.deps.now();
     for (const call of this.calls.all()) {
       if (!this.calls.finish(call.id)) continue;
       const answered = call.state === 'active';
-      if (tell) {
-        call.caller?.send(ended(call.id, 'lost', CALL_MSG.unavailable));
-        if (answered) call.callee?.send(ended(call.id, 'lost', CALL_MSG.unavailable));
-        else if (!call.calleeHidden) this.toCallee(call, 'lost');
-      }
       const status = answered ? 'completed' : call.rang ? 'missed' : 'cancelled';
       this.log(this.outcome(call, status, answered ? secondsBetween(call.answeredAt, now) : 0));
     }
     this.calls.clear();
+    await this.settled();
+  }
+
+  /** Resolves once the logs being written are in (or failed). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.logging]);
+  }
+
+  /**
+   * This node stops coordinating calls while other nodes go on (issue 14: its lease lapsed, or it hands
+   * over as it stops): it forgets them without ending any; they are in Redis, and the next coordinator
+   * carries them on.
+   */
+  stepDown(): void {
+    this.era++;
+    this.stored.end();
+    this.clearTimers();
+    this.calls.clear();
+  }
+
+  /**
+   * This node coordinates the calls from now on (REDIS_URL): it writes the logs the previous coordinator
+   * did not get to, and takes its calls over with their connections and timers. A call whose deadline
+   * passed meanwhile (its ring, a side's grace) ends at once, logged as it would have been.
+   */
+  async lead(term: Handover): Promise<void> {
+    this.stored.begin(term);
+    const now = this.deps.now();
+    const { calls, logs } = await this.stored.load(term, now, this.timings.reconnectGraceMs);
+    if (!this.stored.current(term) || this.closing) return;
+    for (const outcome of logs) this.log(outcome, true);
+    for (const { call, moved } of calls) {
+      if (!this.calls.add(call)) {
+        this.deps.log.warn({ callId: call.id }, 'calls: a stored call clashes with another and was dropped');
+        this.stored.forgot(call);
+        continue;
+      }
+      if (moved) this.stored.saved(call);
+      const after = (at: number) => Math.max(0, at - this.deps.now());
+      if (call.state === 'ringing')
+        this.timer(`ring:${call.id}`, after(call.ringEndsAt), () => this.ringTimeout(call.id));
+      for (const side of ['caller', 'callee'] as const) {
+        const away = call.away[side];
+        if (away)
+          this.timer(`grace:${call.id}:${side}`, after(away.until), () =>
+            this.lost(call.id, side, away.since),
+          );
+      }
+    }
   }
 
   // ---- endings
@@ -372,20 +431,26 @@ export class CallSignalling {
   /** Ends the call once: false when another path ended it first. Clears its timers. */
   private finish(call: LiveCall): boolean {
     if (!this.calls.finish(call.id)) return false;
+    this.stored.forgot(call);
     for (const key of [`ring:${call.id}`, `grace:${call.id}:caller`, `grace:${call.id}:callee`])
       this.clearTimer(key);
     return true;
   }
 
   private outcome(call: LiveCall, status: CallLogStatus, duration: number): CallOutcome {
-    const { callerId, calleeId, callType, startedAt, calleeHidden } = call;
-    return { callerId, calleeId, callType, startedAt, status, duration, calleeHidden };
+    const { logId, callerId, calleeId, callType, startedAt, calleeHidden } = call;
+    return { logId, callerId, calleeId, callType, startedAt, status, duration, calleeHidden };
   }
 
-  /** Writes the log after the fact; a failure is logged, never thrown at a socket. */
-  private log(outcome: CallOutcome): void {
+  /**
+   * Writes the log after the fact; a failure is logged, never thrown at a socket. Kept in Redis until it is
+   * written (`stored`: it is there already, handed over).
+   */
+  private log(outcome: CallOutcome, stored = false): void {
+    const written = this.stored.logging(outcome, stored);
     const writing = this.deps.transactor
       .commit((tx) => writeCallLog(tx, this.refs, outcome))
+      .then(written)
       .catch((err: unknown) => this.deps.log.error({ err }, 'call log failed'));
     this.logging.add(writing);
     void writing.finally(() => this.logging.delete(writing));
@@ -403,6 +468,11 @@ export class CallSignalling {
     }, ms);
     timer.unref();
     this.timers.set(key, timer);
+  }
+
+  private clearTimers(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
   }
 
   private clearTimer(key: string): void {

@@ -44,6 +44,9 @@ export type JoinInput<H> = Pick<
   'userId' | 'ticket' | 'kind' | 'filters' | 'profile' | 'blocked' | 'holder'
 >;
 
+/** A wait another coordinator began (handover): as it was, with its start and its place in the queue. */
+export type RestoredWait<H> = JoinInput<H> & Pick<Seeker<H>, 'since' | 'arrival'>;
+
 /** Two seekers matched; `first` waited longer (it creates the call's offer). */
 export interface Match<H> {
   readonly kind: RandomKind;
@@ -71,8 +74,10 @@ export interface RandomQueues<H> {
   };
   leave(userId: string): Seeker<H> | undefined;
   waiting(userId: string): Seeker<H> | undefined;
-  /** Every wait (the coordinator steps down and tells them). */
+  /** Every wait. */
   all(): Seeker<H>[];
+  /** Puts back a wait the previous coordinator held, unmatched (nothing changed for it but the time). */
+  restore(wait: RestoredWait<H>): Seeker<H>;
   /** A block between the two just committed: never matched from now on. */
   separate(a: string, b: string): void;
   /** Widens searches and retries those whose chances changed (call it every second or so). */
@@ -129,6 +134,20 @@ export class Matchmaker<H> implements RandomQueues<H> {
 
   all(): Seeker<H>[] {
     return [...this.byUser.values()];
+  }
+
+  restore(wait: RestoredWait<H>): Seeker<H> {
+    this.leave(wait.userId);
+    const now = this.now();
+    const chosen = chosenGroups(wait.filters);
+    const longWait = now - wait.since >= this.timings.rematchFallbackAfterMs;
+    const seeker: Seeker<H> = { ...wait, chosen, binding: chosen, longWait };
+    // Widened as far as its time says, so the next tick does not announce it again.
+    seeker.binding = this.bindingAt(seeker, now);
+    this.arrivals = Math.max(this.arrivals, wait.arrival);
+    this.queues.get(seeker.kind)!.set(seeker.userId, seeker);
+    this.byUser.set(seeker.userId, seeker);
+    return seeker;
   }
 
   separate(a: string, b: string): void {

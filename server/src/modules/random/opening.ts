@@ -16,6 +16,7 @@ export function roomFor(match: Match<Waiter>, id: string, now: number, limitMs: 
     initiator,
     matched: s.chosen > 0 ? { satisfied: scoreOf(s.filters, partner.profile), chosen: s.chosen } : undefined,
     holder: s.holder.session,
+    graceUntil: undefined,
     revealed: false,
   });
   const { kind, first, second } = match;

@@ -11,6 +11,8 @@ export interface RoomSide<H> {
   readonly matched: { satisfied: number; chosen: number } | undefined;
   /** The connection holding this side; undefined while it is down (the reconnect grace). */
   holder: H | undefined;
+  /** While it is down: until when it may come back (ms), the grace's deadline. */
+  graceUntil: number | undefined;
   /** Video: this side agreed to be seen unblurred. */
   revealed: boolean;
 }
@@ -53,6 +55,8 @@ export interface RandomRooms<H> {
   finish(roomId: string, at: number): Room<H> | undefined;
   /** A live room, or one ended within RANDOM.postRoomActionsMs. */
   recent(roomId: string, now: number): Room<H> | undefined;
+  /** A room that ended under the previous coordinator (handover), for its post-room actions. */
+  keepEnded(room: Room<H>): void;
   clear(): void;
 }
 
@@ -105,6 +109,10 @@ export class InProcessRooms<H> implements RandomRooms<H> {
   recent(roomId: string, now: number): Room<H> | undefined {
     this.expire(now);
     return this.byId.get(roomId) ?? this.ended.get(roomId);
+  }
+
+  keepEnded(room: Room<H>): void {
+    this.ended.set(room.id, room);
   }
 
   clear(): void {

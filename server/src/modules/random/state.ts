@@ -1,21 +1,18 @@
-import type { RandomPartner } from '@campus/protocol';
 import type { AppDeps } from '../../deps';
 import type { Session } from '../../realtime/registry';
+import { RANDOM_WAITING, StoredRandom } from './handover';
 import { Matchmaker, type RandomQueues } from './matchmaker';
 import { InProcessRooms, type RandomRooms } from './rooms';
 import { InProcessStudents, type OnlineStudents } from './students';
-import { MirroredQueues, RedisWaiting } from './waiting';
+import type { Waiter } from './waiter';
+import { PersistedQueues, RedisWaiting } from './waiting';
 
-/** What a wait holds besides the matchmaker's data: the connection that queued, and the student's card. */
-export interface Waiter {
-  readonly session: Session;
-  readonly card: RandomPartner;
-}
+export type { Waiter } from './waiter';
 
 /**
  * Random talk's cross-user state, behind three small interfaces: the queues, the rooms and the online
- * students' profiles. In one process today; issue 14 moves them to Redis (and names connections by node
- * and id instead of holding `Session`s), leaving the module's logic as it is.
+ * students' profiles, in the memory of the node that runs random talk (with REDIS_URL, the coordinator,
+ * which also keeps its queues and rooms in Redis for the next one: `stored`).
  */
 export interface RandomState {
   readonly queues: RandomQueues<Waiter>;
@@ -23,6 +20,8 @@ export interface RandomState {
   readonly students: OnlineStudents;
   /** REDIS_URL: every node's view of who waits (the queues themselves run on the coordinator only). */
   readonly waiting: RedisWaiting | undefined;
+  /** What the coordinator writes to Redis (nothing without REDIS_URL: it never coordinates then). */
+  readonly stored: StoredRandom;
 }
 
 const states = new WeakMap<AppDeps, RandomState>();
@@ -32,16 +31,18 @@ export function randomStateOf(deps: AppDeps): RandomState {
   const known = states.get(deps);
   if (known) return known;
   const { redis, config } = deps;
+  // The coordinator's hash of the same name (coordinator.ts: `<prefix>:<channel>:<name>`).
   const waiting =
     redis &&
     config.redis &&
-    new RedisWaiting(redis.client, `${config.redis.prefix}:random:waiting`, deps.log);
-  const queues = new Matchmaker<Waiter>(deps.now);
+    new RedisWaiting(redis.client, `${config.redis.prefix}:random:${RANDOM_WAITING}`);
+  const stored = new StoredRandom(deps.log);
   const state: RandomState = {
-    queues: waiting ? new MirroredQueues(queues, waiting) : queues,
+    queues: new PersistedQueues(new Matchmaker<Waiter>(deps.now), stored),
     rooms: new InProcessRooms<Session>(),
     students: new InProcessStudents(),
     waiting,
+    stored,
   };
   states.set(deps, state);
   return state;

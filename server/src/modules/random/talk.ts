@@ -14,8 +14,10 @@ import {
 import type { AppDeps } from '../../deps';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { Refusal } from '../../lib/refusal';
+import type { Handover } from '../../realtime/coordinator';
 import type { FrameHandlers, ParticipationCheck, RandomSessionFrame, Session } from '../../realtime/registry';
 import { runAction } from './actions';
+import { RANDOM_STATE, RANDOM_WAITING } from './handover';
 import { blockedOf, readStudent } from './load';
 import { OnlineProfiles } from './online';
 import type { Match, Seeker } from './matchmaker';
@@ -64,6 +66,9 @@ function ended(kind: RandomKind, roomId: string, reason: RandomEndReason): Rando
  * device that held it hears `other_device`; the partner `left`). Room frames are accepted from any live
  * connection of the side's student, which then holds the side (coming back after a reconnect). An ending
  * sent to a wait names the wait's ticket where a room's would name the room.
+ *
+ * With REDIS_URL the node coordinating random talk also keeps its waits and rooms in Redis (handover.ts),
+ * so the next one carries them on (`lead`) with their deadlines.
  */
 export class RandomTalk {
   private readonly timers: Timers;
@@ -71,6 +76,8 @@ export class RandomTalk {
   private readonly joins: RateLimiter;
   private readonly online: OnlineProfiles;
   private closing = false;
+  /** Counts the terms this node stopped coordinating: a queueing read across one is dropped. */
+  private era = 0;
 
   private readonly deliver: Deliver = (side, frame) => {
     if (side.holder) side.holder.send(frame);
@@ -88,7 +95,12 @@ export class RandomTalk {
     'random-typing': (s, f) => this.inRoom(s, f.roomId, (seat) => relayTyping(seat, f, this.deliver)),
     'call-user': (s, f) => this.inRoom(s, f.roomId, (seat) => relayOffer(seat, f, this.deliver)),
     'answer-call': (s, f) => this.inRoom(s, f.roomId, (seat) => relayAnswer(seat, f, this.deliver)),
-    'random-reveal': (s, f) => this.inRoom(s, f.roomId, (seat) => relayReveal(seat, f, this.deliver)),
+    'random-reveal': (s, f) =>
+      this.inRoom(s, f.roomId, (seat) => {
+        const was = seat.me.revealed;
+        relayReveal(seat, f, this.deliver);
+        if (seat.me.revealed !== was) this.state.stored.room(seat.room);
+      }),
     'random-action': (s, f) => this.action(s, f),
   };
 
@@ -97,6 +109,10 @@ export class RandomTalk {
     separated: (blockerId: string, blockedId: string) => this.separated(blockerId, blockedId),
     recheck: (userId: string) => this.recheck(userId),
   };
+
+  /** What the coordinator keeps in Redis, and the frames a node sends again after a takeover (idempotent). */
+  readonly stateKeys = [RANDOM_STATE, RANDOM_WAITING];
+  readonly replayable = ['leave-random-room', 'end-call'];
 
   constructor(
     private readonly deps: AppDeps,
@@ -113,6 +129,7 @@ export class RandomTalk {
   // ---- queueing
 
   private async queue(session: Session, kind: RandomKind, filters: FocusedFilters = EMPTY_FILTERS) {
+    const era = this.era;
     if (this.closing) return;
     const { userId } = session;
     const refuse = (code: Extract<RandomServerFrame, { type: 'random-refused' }>['code'], error: string) =>
@@ -130,8 +147,8 @@ export class RandomTalk {
       if (err instanceof Refusal) return refuse('verification', RANDOM_MSG.verificationRequired);
       throw err;
     }
-    // Awaited: the socket may have closed, or the server begun to stop.
-    if (this.closing || session.closed) return;
+    // Awaited: the socket may have closed, the server begun to stop, or this node stopped coordinating.
+    if (this.closing || era !== this.era || session.closed) return;
     if (!read) return refuse('unavailable', RANDOM_MSG.unavailable);
     const { student, restriction, blocked } = read;
     this.online.read(student);
@@ -205,14 +222,31 @@ export class RandomTalk {
   private open(match: Match<Waiter>): void {
     const room = roomFor(match, randomUUID(), this.deps.now(), this.timings.roomLimitMs);
     if (!this.state.rooms.add(room)) return this.deps.log.warn({ kind: room.kind }, 'random room not opened');
+    this.state.stored.room(room);
     const [a, b] = room.sides;
     this.deliver(a, matchFrame(room, a, b));
     this.deliver(b, matchFrame(room, b, a));
-    if (room.endsAt !== undefined)
-      this.timers.set(`limit:${room.id}`, this.timings.roomLimitMs, () => {
-        const live = this.state.rooms.get(room.id);
-        if (live) this.end(live, () => 'time_limit');
-      });
+    this.limit(room);
+  }
+
+  /** Audio and video rooms end at the server's deadline. */
+  private limit(room: Room<Session>): void {
+    if (room.endsAt === undefined) return;
+    this.timers.set(`limit:${room.id}`, Math.max(0, room.endsAt - this.deps.now()), () => {
+      const live = this.state.rooms.get(room.id);
+      if (live) this.end(live, () => 'time_limit');
+    });
+  }
+
+  /** A side whose connection is down ends the room for the partner at its grace's deadline. */
+  private grace(room: Room<Session>, side: RoomSide<Session>, until: number): void {
+    side.graceUntil = until;
+    this.timers.set(`grace:${room.id}:${side.userId}`, Math.max(0, until - this.deps.now()), () => {
+      const live = this.state.rooms.get(room.id);
+      // Reconnected but never took the room back (a reload, a screen that gave up on it): it ends too.
+      if (!live || side.holder) return;
+      this.end(live, (s) => (s.userId === side.userId ? undefined : 'disconnected'));
+    });
   }
 
   /** The student's side of a live room, held from now on by `session` (it may be a new connection). */
@@ -223,7 +257,9 @@ export class RandomTalk {
     const me = room.sides[i]!;
     if (me.holder !== session) {
       me.holder = session;
+      me.graceUntil = undefined;
       this.timers.clear(`grace:${room.id}:${me.userId}`);
+      this.state.stored.room(room);
     }
     return { room, me, other: room.sides[1 - i]! };
   }
@@ -240,7 +276,9 @@ export class RandomTalk {
 
   /** Ends the room once (false when another path ended it first), clears its timers, tells each side. */
   private end(room: Room<Session>, reasonFor: (side: RoomSide<Session>) => RandomEndReason | undefined) {
-    if (!this.state.rooms.finish(room.id, this.deps.now())) return false;
+    const now = this.deps.now();
+    if (!this.state.rooms.finish(room.id, now)) return false;
+    this.state.stored.roomEnded(room, now);
     this.timers.clear(`limit:${room.id}`);
     for (const side of room.sides) this.timers.clear(`grace:${room.id}:${side.userId}`);
     for (const side of room.sides) {
@@ -337,20 +375,35 @@ export class RandomTalk {
       // The holder closed, or the last connection that could have taken the side over did.
       if (side.holder === session || (side.holder === undefined && !online && !this.timers.has(key))) {
         side.holder = undefined;
-        this.timers.set(key, this.timings.reconnectGraceMs, () => {
-          const live = this.state.rooms.get(room.id);
-          // Reconnected but never took the room back (a reload, a screen that gave up on it): it ends too.
-          if (!live || side.holder) return;
-          this.end(live, (s) => (s.userId === userId ? undefined : 'disconnected'));
-        });
+        this.grace(room, side, this.deps.now() + this.timings.reconnectGraceMs);
+        this.state.stored.room(room);
       }
     }
     this.online.closed(userId);
   }
 
-  /** This node starts coordinating random talk: the shared waiting list forgets the previous coordinator's. */
-  lead(): void {
-    this.state.waiting?.clear();
+  /**
+   * This node coordinates random talk from now on (REDIS_URL): it takes the previous coordinator's waits
+   * and rooms over, with their connections and timers (a deadline passed meanwhile ends a room at once).
+   */
+  async lead(term: Handover): Promise<void> {
+    const { stored, rooms, queues } = this.state;
+    stored.begin(term);
+    const loaded = await stored.load(term, this.deps.now(), this.timings.reconnectGraceMs);
+    if (!stored.current(term) || this.closing) return;
+    for (const room of loaded.ended) rooms.keepEnded(room);
+    for (const { room, moved } of loaded.rooms) {
+      if (!rooms.add(room)) {
+        this.deps.log.warn({ kind: room.kind }, 'random talk: a stored room clashes with another');
+        continue;
+      }
+      if (moved) stored.room(room);
+      this.limit(room);
+      for (const side of room.sides)
+        if (side.graceUntil !== undefined) this.grace(room, side, side.graceUntil);
+    }
+    for (const wait of loaded.waits) queues.restore(wait);
+    if (queues.size()) this.startTicking();
   }
 
   /** A connection closed on a node that does not coordinate: only this node's cache of profiles follows. */
@@ -359,22 +412,17 @@ export class RandomTalk {
   }
 
   /**
-   * This node stops coordinating random talk while other nodes go on (issue 14: its lease lapsed, or it is
-   * stopping): each wait is refused as unavailable (its student may start again, on the next coordinator),
-   * each room ends as disconnected for both sides, and nothing is kept: the next coordinator starts empty.
+   * This node stops coordinating random talk while other nodes go on (issue 14: its lease lapsed, or it
+   * hands over as it stops): it forgets its waits and rooms without ending any; they are in Redis, and the
+   * next coordinator carries them on.
    */
   stepDown(): void {
+    this.era++;
+    this.state.stored.end();
     clearInterval(this.ticker);
     this.ticker = undefined;
     this.timers.clearAll();
-    for (const wait of this.state.queues.all())
-      wait.holder.session.send({
-        type: 'random-refused',
-        code: 'unavailable',
-        error: RANDOM_MSG.unavailable,
-      });
     this.state.queues.clear();
-    for (const room of this.state.rooms.live()) this.end(room, () => 'disconnected');
     this.state.rooms.clear();
   }
 

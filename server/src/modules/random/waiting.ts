@@ -1,32 +1,19 @@
 import type { Redis } from 'ioredis';
 import { randomKindSchema, type RandomKind } from '@campus/protocol';
-import type { Logger } from '../../lib/logger';
-import type { JoinInput, Match, QueueEvents, RandomQueues, Seeker } from './matchmaker';
+import type { StoredRandom } from './handover';
+import type { JoinInput, Match, QueueEvents, RandomQueues, RestoredWait, Seeker } from './matchmaker';
+import type { Waiter } from './waiter';
 
 /**
  * Who waits in which queue, for the counts route of every node (issue 14): the queues run on the node that
- * coordinates random talk only, so it copies each wait's kind into one Redis hash (`userId → kind`) that
- * any node reads. Writes go out in order on one connection, without waiting: the count is a hint, and each
- * coordinator starts by clearing what the one before left there.
+ * coordinates random talk only, which keeps each wait's kind in one Redis hash (`userId → kind`, written
+ * with its state: StoredRandom) that any node reads here.
  */
 export class RedisWaiting {
   constructor(
     private readonly client: Redis,
     private readonly key: string,
-    private readonly log: Logger,
   ) {}
-
-  set(userId: string, kind: RandomKind): void {
-    this.client.hset(this.key, userId, kind).catch((err: unknown) => this.failed(err));
-  }
-
-  drop(...userIds: string[]): void {
-    if (userIds.length) this.client.hdel(this.key, ...userIds).catch((err: unknown) => this.failed(err));
-  }
-
-  clear(): void {
-    this.client.del(this.key).catch((err: unknown) => this.failed(err));
-  }
 
   /** Every wait of the deployment: the kind of queue by user. */
   async kinds(): Promise<Map<string, RandomKind>> {
@@ -37,46 +24,53 @@ export class RedisWaiting {
     }
     return kinds;
   }
-
-  private failed(err: unknown): void {
-    this.log.warn({ err }, 'random talk: the shared waiting list was not updated');
-  }
 }
 
-/** The coordinator's queues, each change copied to the shared waiting list. */
-export class MirroredQueues<H> implements RandomQueues<H> {
+/**
+ * The coordinator's queues, each wait that begins, changes or ends written to Redis for the next coordinator
+ * (nothing is written while this node does not coordinate: StoredRandom has no term then).
+ */
+export class PersistedQueues implements RandomQueues<Waiter> {
   constructor(
-    private readonly queues: RandomQueues<H>,
-    private readonly shared: RedisWaiting,
+    private readonly queues: RandomQueues<Waiter>,
+    private readonly stored: StoredRandom,
   ) {}
 
-  join(input: JoinInput<H>) {
+  join(input: JoinInput<Waiter>) {
     const joined = this.queues.join(input);
-    if (joined.replaced) this.shared.drop(joined.replaced.userId);
     if (joined.match) this.matched([joined.match]);
-    else this.shared.set(joined.seeker.userId, joined.seeker.kind);
+    else this.stored.wait(joined.seeker);
     return joined;
   }
 
-  leave(userId: string): Seeker<H> | undefined {
+  leave(userId: string): Seeker<Waiter> | undefined {
     const left = this.queues.leave(userId);
-    if (left) this.shared.drop(userId);
+    if (left) this.stored.waitGone(userId);
     return left;
   }
 
-  waiting(userId: string): Seeker<H> | undefined {
+  waiting(userId: string): Seeker<Waiter> | undefined {
     return this.queues.waiting(userId);
   }
 
-  all(): Seeker<H>[] {
+  all(): Seeker<Waiter>[] {
     return this.queues.all();
   }
 
-  separate(a: string, b: string): void {
-    this.queues.separate(a, b);
+  restore(wait: RestoredWait<Waiter>): Seeker<Waiter> {
+    return this.queues.restore(wait);
   }
 
-  tick(): QueueEvents<H> {
+  /** The waits' block lists grew: written again. */
+  separate(a: string, b: string): void {
+    this.queues.separate(a, b);
+    for (const userId of [a, b]) {
+      const seeker = this.queues.waiting(userId);
+      if (seeker) this.stored.wait(seeker);
+    }
+  }
+
+  tick(): QueueEvents<Waiter> {
     const events = this.queues.tick();
     this.matched(events.matches);
     return events;
@@ -86,15 +80,15 @@ export class MirroredQueues<H> implements RandomQueues<H> {
     return this.queues.size(kind);
   }
 
-  /**
-   * Not the shared list: a node that lost its lease may only notice once the next coordinator has begun
-   * writing there. The next coordinator clears it as it starts (RedisWaiting.clear).
-   */
+  /** In memory only: the node forgets (it steps down, or stops), Redis keeps them for the next one. */
   clear(): void {
     this.queues.clear();
   }
 
-  private matched(matches: readonly Match<H>[]): void {
-    this.shared.drop(...matches.flatMap((m) => [m.first.userId, m.second.userId]));
+  private matched(matches: readonly Match<Waiter>[]): void {
+    for (const { first, second } of matches) {
+      this.stored.waitGone(first.userId);
+      this.stored.waitGone(second.userId);
+    }
   }
 }

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { callAnsweredFrameSchema, callLogStatusSchema, callTypeSchema } from '@campus/protocol';
+import { parseStored, sessionRefSchema, type Handover } from '../../realtime/coordinator';
+import type { CallOutcome } from './log';
+import type { CallSide, LiveCall } from './registry';
+
+/**
+ * A call as the coordinator keeps it in Redis for the next one (coordinator.ts, `Handover`). Read back
+ * strictly: a record that does not parse, or whose parts contradict each other, is dropped, never used.
+ */
+const ms = z.number().int().min(0).max(8.64e15);
+const userId = z.string().min(1).max(64);
+const awaySchema = z.strictObject({ since: ms, until: ms });
+
+const storedCallSchema = z
+  .strictObject({
+    id: z.uuid(),
+    logId: z.uuid(),
+    callerId: userId,
+    calleeId: userId,
+    callType: callTypeSchema,
+    startedAt: ms,
+    calleeHidden: z.boolean(),
+    rang: z.boolean(),
+    state: z.enum(['ringing', 'active']),
+    ringEndsAt: ms,
+    answeredAt: ms.optional(),
+    caller: sessionRefSchema.nullable(),
+    callee: sessionRefSchema.nullable(),
+    away: z.strictObject({ caller: awaySchema.optional(), callee: awaySchema.optional() }),
+    // The callee's answer, for the caller's `call:resume` (stored once, as it is answered).
+    answered: callAnsweredFrameSchema.optional(),
+  })
+  .refine((c) => c.callerId !== c.calleeId)
+  .refine((c) =>
+    c.state === 'active'
+      ? c.answeredAt !== undefined && c.rang && !c.calleeHidden
+      : c.callee === null && !c.away.callee && !c.answered,
+  )
+  .refine((c) => !c.answered || (c.answered.callId === c.id && c.answered.from === c.calleeId));
+type StoredCall = z.infer<typeof storedCallSchema>;
+
+const storedOutcomeSchema = z.strictObject({
+  logId: z.uuid(),
+  callerId: userId,
+  calleeId: userId,
+  callType: callTypeSchema,
+  startedAt: ms,
+  status: callLogStatusSchema,
+  duration: z
+    .number()
+    .int()
+    .min(0)
+    .max(366 * 24 * 3600),
+  calleeHidden: z.boolean(),
+});
+
+const SIDES: readonly CallSide[] = ['caller', 'callee'];
+
+export function toStored(call: LiveCall, handover: Handover): StoredCall {
+  const ref = (side: CallSide) => {
+    const session = call[side];
+    return session ? handover.ref(session) : null;
+  };
+  return {
+    id: call.id,
+    logId: call.logId,
+    callerId: call.callerId,
+    calleeId: call.calleeId,
+    callType: call.callType,
+    startedAt: call.startedAt,
+    calleeHidden: call.calleeHidden,
+    rang: call.rang,
+    state: call.state,
+    ringEndsAt: call.ringEndsAt,
+    answeredAt: call.answeredAt,
+    caller: ref('caller'),
+    callee: ref('callee'),
+    away: { ...call.away },
+    answered: call.answered,
+  };
+}
+
+/**
+ * A stored call as a live one, its connections found again. A side that held a connection which is gone
+ * (this node's, closed; or a node that stopped with it) is away from now on, for the grace period: it may
+ * come back with `call:resume` (`moved` says the record needs writing again).
+ */
+export function fromStored(
+  raw: string,
+  handover: Handover,
+  now: number,
+  graceMs: number,
+): { call: LiveCall; moved: boolean } | undefined {
+  const stored = parseStored(storedCallSchema, raw);
+  if (!stored) return undefined;
+  const { caller, callee, away, ...rest } = stored;
+  const call: LiveCall = { ...rest, caller: undefined, callee: undefined, away: { ...away } };
+  let moved = false;
+  for (const side of SIDES) {
+    const ref = side === 'caller' ? caller : callee;
+    const userId = side === 'caller' ? call.callerId : call.calleeId;
+    call[side] = ref ? handover.session(ref, userId) : undefined;
+    // Only a side that holds the call can be away: the caller, and the callee once it answered.
+    const holds = side === 'caller' || call.state === 'active';
+    if (holds && !call[side] && !call.away[side]) {
+      call.away[side] = { since: now, until: now + graceMs };
+      moved = true;
+    }
+  }
+  return { call, moved };
+}
+
+export function outcomeOf(raw: string): CallOutcome | undefined {
+  return parseStored(storedOutcomeSchema, raw);
+}
