@@ -2,53 +2,12 @@ import { z } from 'zod';
 import { clientFrameSchema, serverFrameSchema, type ServerFrame } from '@campus/protocol';
 import type { AppDeps } from '../deps';
 import type { Logger } from '../lib/logger';
-import { Lease, LEASE_TIMINGS, StateWriter, type LeaseTimings } from './lease';
+import { Term, type Handover, type SessionRef } from './handover';
+import { Lease, LEASE_TIMINGS, type LeaseTimings } from './lease';
 import type { RedisLink } from './redis-bus';
 import type { FrameHandlers, Session, SessionFrame } from './registry';
 import { RemoteSession } from './remote-session';
-
-/** A connection as a feature's stored state names it: the node holding the socket, and that node's id for it. */
-export interface SessionRef {
-  readonly node: string;
-  readonly conn: string;
-}
-
-/** Stored references are read back from Redis: strict. */
-export const sessionRefSchema = z.strictObject({
-  node: z.string().min(1).max(64),
-  conn: z.string().regex(/^\d{1,15}$/),
-});
-
-/** A stored field read back: its JSON checked by `schema` (strict), or undefined; never used unchecked. */
-export function parseStored<T>(schema: z.ZodType<T>, raw: string): T | undefined {
-  try {
-    const result = schema.safeParse(JSON.parse(raw));
-    return result.success ? result.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * What a coordinator hands its feature for as long as this node coordinates, with REDIS_URL: the feature's
- * hashes in Redis (`<prefix>:<channel>:<name>`), where it keeps what the next coordinator needs to carry on,
- * and names for connections that stay valid across nodes. Writes made in one turn of the event loop go out
- * together in one round trip, fenced by the lease (lease.ts); once the term is over they are dropped.
- */
-export interface Handover {
-  /** Every field of one hash, as the previous coordinator left it. */
-  read(name: string): Promise<Record<string, string>>;
-  set(name: string, field: string, value: string): void;
-  del(name: string, field: string): void;
-  /** Empties a hash (before it is written again in full). */
-  clear(name: string): void;
-  ref(session: Session): SessionRef;
-  /**
-   * The connection a stored reference names, if it can still be: one of this node's, open and signed in as
-   * `userId`, or another node's (the roll call after the load drops those that are gone).
-   */
-  session(ref: SessionRef, userId: string): Session | undefined;
-}
+import { RecentFrames } from './roll-call';
 
 /**
  * What a feature with cross-user live state (random talk's queues and rooms, the calls) hands its
@@ -132,52 +91,6 @@ type Message = z.infer<typeof messageSchema>;
 type Handler<F> = (session: Session, frame: F) => void | Promise<void>;
 
 /**
- * One term of this node as the coordinator: the feature's writes (lease.ts batches and fences them), and
- * the other nodes' connections its load named (the roll call asks about them).
- */
-class Term implements Handover {
-  /** Set once the roll call went out: connections named later are not asked about. */
-  rolled = false;
-  readonly named = new Map<string, Set<string>>();
-  readonly writes: StateWriter;
-  readonly ref: Handover['ref'];
-  readonly session: Handover['session'];
-
-  constructor(
-    private readonly lease: Lease,
-    /** The hashes' names, in the order of the lease's state keys. */
-    private readonly names: readonly string[],
-    sessions: Pick<Handover, 'ref' | 'session'>,
-  ) {
-    this.writes = new StateWriter(lease);
-    this.ref = sessions.ref;
-    this.session = sessions.session;
-  }
-
-  read(name: string): Promise<Record<string, string>> {
-    return this.lease.read(this.index(name));
-  }
-
-  set(name: string, field: string, value: string): void {
-    this.writes.push(['set', this.index(name), field, value]);
-  }
-
-  del(name: string, field: string): void {
-    this.writes.push(['del', this.index(name), field]);
-  }
-
-  clear(name: string): void {
-    this.writes.push(['clear', this.index(name)]);
-  }
-
-  private index(name: string): number {
-    const i = this.names.indexOf(name);
-    if (i < 0) throw new Error(`not a state key of this feature: ${name}`);
-    return i;
-  }
-}
-
-/**
  * Runs a feature's live state on exactly one node of the deployment (issue 14). Without REDIS_URL it is
  * the feature itself, in this process, as before. With it, the node holding the feature's lease (one Redis
  * key, lease.ts) runs the feature; every other node forwards its clients' frames, their connections'
@@ -210,11 +123,9 @@ export class Coordinator<F extends SessionFrame> {
   private term: Term | undefined;
   /** While the state taken over loads: what would run now waits for it, in order. */
   private loading: Promise<void> | undefined;
-  private rollTimer: NodeJS.Timeout | undefined;
   /** Stopping: the lease is still this node's for a moment, but it acts no more. */
   private handingOver = false;
-  /** Replayable frames this node forwarded lately, for the next coordinator. */
-  private recent: { at: number; conn: string; frame: F }[] = [];
+  private readonly recent: RecentFrames<F>;
 
   constructor(
     private readonly channel: 'calls' | 'random',
@@ -223,6 +134,7 @@ export class Coordinator<F extends SessionFrame> {
   ) {
     this.stateKeys = core.stateKeys ?? [];
     this.replayable = new Set(core.replayable ?? []);
+    this.recent = new RecentFrames<F>(2 * this.timings.ttlMs);
     if (!cluster) {
       this.frames = core.frames;
       return;
@@ -329,9 +241,9 @@ export class Coordinator<F extends SessionFrame> {
 
   private stepDown(): void {
     this.term?.writes.end();
+    this.term?.roll.end();
     this.term = undefined;
     this.loading = undefined;
-    clearTimeout(this.rollTimer);
     this.core.stepDown();
     for (const remote of this.remotes.values()) remote.closed = true;
     this.remotes.clear();
@@ -357,7 +269,7 @@ export class Coordinator<F extends SessionFrame> {
   private forward(session: Session, frame: F): void {
     const node = this.cluster!.link.nodeId;
     const conn = this.idOf(session);
-    if (this.replayable.has(frame.type)) this.remember(conn, frame);
+    if (this.replayable.has(frame.type)) this.recent.remember(conn, frame);
     this.publish({ k: 'in', node, conn, user: session.userId, frame });
   }
 
@@ -386,29 +298,15 @@ export class Coordinator<F extends SessionFrame> {
       const local = this.locals.get(ref.conn);
       return local && !local.closed && local.userId === userId ? local : undefined;
     }
-    if (!term.rolled) {
-      const conns = term.named.get(ref.node) ?? new Set<string>();
-      term.named.set(ref.node, conns.add(ref.conn));
-    }
+    term.roll.name(ref.node, ref.conn);
     return this.remote(ref.node, ref.conn, userId);
   }
 
   // ---- after a takeover
 
-  /** Keeps a replayable frame for twice the lease's lifetime: a crashed holder is replaced within it. */
-  private remember(conn: string, frame: F): void {
-    const now = Date.now();
-    const since = now - 2 * this.timings.ttlMs;
-    if (this.recent[0] && this.recent[0].at < since) this.recent = this.recent.filter((r) => r.at >= since);
-    this.recent.push({ at: now, conn, frame });
-  }
-
   /** Sends the kept frames again, to whoever coordinates now (this node, or through the channel). */
   private replay(): void {
-    const since = Date.now() - 2 * this.timings.ttlMs;
-    const kept = this.recent.filter((r) => r.at >= since);
-    this.recent = [];
-    for (const { conn, frame } of kept) {
+    for (const { conn, frame } of this.recent.take()) {
       const session = this.locals.get(conn);
       // A connection closed since holds nothing: the roll call finds it gone.
       if (!session || session.closed) continue;
@@ -422,34 +320,16 @@ export class Coordinator<F extends SessionFrame> {
   }
 
   /**
-   * The loaded state names other nodes' connections that may have closed while no coordinator heard it (or
-   * died with their node): each node answers for its own, and those nobody vouches for within two renewals
-   * close as any connection does (a call's side gets its grace period). This node's own were checked as
-   * they loaded. Every node also sends again what it forwarded lately.
+   * Asks every node which of the other nodes' connections the loaded state names are still open
+   * (roll-call.ts); every node also sends again what it forwarded lately.
    */
   private rollCall(term: Term): void {
-    term.rolled = true;
-    const conns: Record<string, string[]> = {};
-    for (const [node, set] of term.named) conns[node] = [...set];
+    const conns = term.roll.call();
     this.publish({ k: 'roll', node: this.cluster!.link.nodeId, conns });
     this.replay();
-    if (!term.named.size) return;
-    this.rollTimer = setTimeout(() => {
-      if (this.term !== term) return;
-      for (const [node, set] of term.named) for (const conn of set) this.gone(node, conn);
-      term.named.clear();
-    }, 2 * this.timings.renewEveryMs);
-    this.rollTimer.unref();
-  }
-
-  /** A node answered the roll call: its connections named are still open. */
-  private present(node: string, conns: readonly string[]): void {
-    const named = this.term?.named.get(node);
-    if (!named) return;
-    for (const conn of conns) named.delete(conn);
-    // Whatever it did not name is gone, now.
-    for (const conn of named) this.gone(node, conn);
-    this.term!.named.delete(node);
+    term.roll.expireAfter(2 * this.timings.renewEveryMs, (node, conn) => {
+      if (this.term === term) this.gone(node, conn);
+    });
   }
 
   /** Another node's connection is gone: closed for the feature, as that node would have reported it. */
@@ -540,7 +420,8 @@ export class Coordinator<F extends SessionFrame> {
         return;
       }
       case 'here':
-        if (message.to === link.nodeId && this.coordinating) this.present(message.node, message.conns);
+        if (message.to === link.nodeId && this.coordinating)
+          this.term?.roll.answered(message.node, message.conns, (node, conn) => this.gone(node, conn));
         return;
     }
   }

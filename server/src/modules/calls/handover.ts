@@ -1,4 +1,4 @@
-import type { Handover } from '../../realtime/coordinator';
+import type { Handover } from '../../realtime/handover';
 import type { Logger } from '../../lib/logger';
 import type { CallOutcome } from './log';
 import type { LiveCall } from './registry';

@@ -14,7 +14,7 @@ import {
 import type { AppDeps } from '../../deps';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { Refusal } from '../../lib/refusal';
-import type { Handover } from '../../realtime/coordinator';
+import type { Handover } from '../../realtime/handover';
 import type { CallSessionFrame, FrameHandlers, ParticipationCheck, Session } from '../../realtime/registry';
 import type { ReadTx } from '../../realtime/transaction';
 import { userRefsOf, type UserRefs } from '../users';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { callAnsweredFrameSchema, callLogStatusSchema, callTypeSchema } from '@campus/protocol';
-import { parseStored, sessionRefSchema, type Handover } from '../../realtime/coordinator';
+import { parseStored, sessionRefSchema, type Handover } from '../../realtime/handover';
 import type { CallOutcome } from './log';
 import type { CallSide, LiveCall } from './registry';
 

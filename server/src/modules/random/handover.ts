@@ -1,6 +1,6 @@
 import { RANDOM } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
-import type { Handover } from '../../realtime/coordinator';
+import type { Handover } from '../../realtime/handover';
 import type { Session } from '../../realtime/registry';
 import type { RestoredWait, Seeker } from './matchmaker';
 import type { Room } from './rooms';

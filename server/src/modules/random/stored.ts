@@ -8,7 +8,7 @@ import {
   skillLevelSchema,
   INTEREST_OPTIONS,
 } from '@campus/protocol';
-import { parseStored, sessionRefSchema, type Handover } from '../../realtime/coordinator';
+import { parseStored, sessionRefSchema, type Handover } from '../../realtime/handover';
 import type { Session } from '../../realtime/registry';
 import type { RestoredWait, Seeker } from './matchmaker';
 import type { Room, RoomSide } from './rooms';

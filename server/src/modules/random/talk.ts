@@ -14,7 +14,7 @@ import {
 import type { AppDeps } from '../../deps';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { Refusal } from '../../lib/refusal';
-import type { Handover } from '../../realtime/coordinator';
+import type { Handover } from '../../realtime/handover';
 import type { FrameHandlers, ParticipationCheck, RandomSessionFrame, Session } from '../../realtime/registry';
 import { runAction } from './actions';
 import { RANDOM_STATE, RANDOM_WAITING } from './handover';
