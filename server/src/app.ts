@@ -2,8 +2,6 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { CLIENT_CONFIG_PATH, SERVER_MSG } from '@campus/protocol';
 import type { AppDeps } from './deps';
-import type { RealtimeEngine } from './realtime/engine';
-import type { Features } from './realtime/registry';
 import { HttpError } from './lib/http-error';
 import type { NodeLifecycle } from './lib/lifecycle';
 import { apiCors, securityHeaders } from './lib/security-headers';
@@ -16,7 +14,6 @@ import { clientConfigRoutes } from './modules/client-config/routes';
 import { devMailboxRoutes } from './modules/dev/routes';
 import { healthRoutes, readinessRoutes } from './modules/health/routes';
 import { notesRoutes } from './modules/notes/routes';
-import { realtimeRoute } from './realtime/ws-route';
 import { chatRoutes } from './modules/chat/routes';
 import { conversationRoutes } from './modules/conversations/routes';
 import { directoryRoutes } from './modules/directory/routes';
@@ -39,12 +36,8 @@ import { randomRoutes } from './modules/random';
 /** JSON bodies of this API are small; uploads get their own limits on their own routes. */
 const MAX_JSON_BODY = 64 * 1024;
 
-export function createApp(
-  deps: AppDeps,
-  engine: RealtimeEngine,
-  features: Features,
-  lifecycle: NodeLifecycle,
-) {
+/** The HTTP routes; the realtime channel `/ws` (REALTIME_PATH) is upgraded outside them (realtime/ws-route.ts). */
+export function createApp(deps: AppDeps, lifecycle: NodeLifecycle) {
   const app = new Hono();
 
   // Registered before the security headers so it runs after them: signed file URLs are the authorization,
@@ -114,8 +107,6 @@ export function createApp(
   app.route('/api/admin', reportAdminRoutes(deps));
   // The spec's moderation service (`POST /moderation/moderate`), served by this server.
   app.route('/moderation', moderationRoutes(deps));
-  // The realtime channel: hello with the token, then chat events and sync (REALTIME_PATH).
-  app.get('/ws', realtimeRoute(deps, engine, features));
   // Group notes: a WebSocket per group, authorized before the upgrade (NOTES_PATH of @campus/protocol), on
   // SQLite or PostgreSQL alike.
   app.route('/notes', notesRoutes(deps));

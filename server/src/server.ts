@@ -34,7 +34,7 @@ import {
 import type { EngineTransactor } from './realtime/engine-transactor';
 import { connectRedis, redisLiveSockets, type RedisLink } from './realtime/redis-bus';
 import { DEFAULT_REALTIME_OPTIONS, type RealtimeOptions } from './realtime/options';
-import { createWebSocketServer } from './realtime/ws-route';
+import { createWebSocketServer, realtimeSockets, routeUpgrades } from './realtime/ws-route';
 import { openStorage } from './lib/storage';
 import { createPushService } from './lib/push/sender';
 import { loadOrCreateVapidKeys, vapidSubject } from './lib/push/vapid';
@@ -155,8 +155,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
   const features = createFeatures(deps);
   const lifecycle = new NodeLifecycle(readinessChecks(deps, redis));
-  const app = createApp(deps, engine, features, lifecycle);
-  // One WebSocketServer for every upgrade route (/ws and /notes); Hono routes decide who is upgraded.
+  const app = createApp(deps, lifecycle);
+  const acceptRealtime = realtimeSockets(deps, engine, features);
+  // One WebSocketServer for every upgrade (/ws and /notes): /ws goes to it directly, the others through
+  // their Hono routes, which decide who is upgraded.
   const wss = createWebSocketServer();
 
   const server: ServerType = createAdaptorServer({
@@ -164,6 +166,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     hostname: config.host,
     websocket: { server: wss },
   });
+  routeUpgrades(server, wss, lifecycle, acceptRealtime);
   // A deeper accept queue than Node's 511 (the kernel caps it at net.core.somaxconn): thousands of clients
   // reconnecting at once (a restart, a network blip) would otherwise overflow it, and each dropped SYN waits
   // out a retransmit of 1, 3, 7… s (bench/reconnect-storm.ts).

@@ -1,5 +1,9 @@
+import type { Duplex } from 'node:stream';
 import { createMiddleware } from 'hono/factory';
 import { SERVER_MSG } from '@campus/protocol';
+
+/** Seconds a refused upgrade is told to wait before it reconnects (to another node, by then). */
+const RETRY_AFTER_SECONDS = '1';
 
 /** How long one readiness check may take before it counts as failed. */
 export const READY_CHECK_TIMEOUT_MS = 2000;
@@ -59,13 +63,33 @@ export class NodeLifecycle {
   }
 
   /**
+   * The middleware's refusal for an upgrade that does not pass through Hono (`/ws`, realtime/ws-route.ts):
+   * while draining, 503 with Retry-After, and the socket ends; true when it answered. Such an upgrade
+   * completes in the turn it arrives in, so no drain can begin while it is in flight: it is not counted.
+   */
+  refuseUpgradeWhileDraining(socket: Duplex): boolean {
+    if (!this.isDraining) return false;
+    const body = JSON.stringify({ error: SERVER_MSG.restarting });
+    // Node leaves an upgrade's socket without an error listener (a reset would be an uncaught error), and a
+    // server socket is half-open: a client that never closes its side would hold the listener's close, and
+    // so the drain, until the deadline. Destroyed once the answer is written, as ws does with its refusals.
+    socket.on('error', () => socket.destroy());
+    socket.once('finish', () => socket.destroy());
+    socket.end(
+      `HTTP/1.1 503 Service Unavailable\r\nRetry-After: ${RETRY_AFTER_SECONDS}\r\nConnection: close\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    return true;
+  }
+
+  /**
    * Counts requests in flight; while draining, a WebSocket upgrade gets 503 (the client reconnects, and the
    * balancer sends it to another node) and every answer closes its connection instead of keeping it alive.
    */
   middleware() {
     return createMiddleware(async (c, next) => {
       if (this.isDraining && c.req.header('upgrade')?.toLowerCase() === 'websocket') {
-        c.header('Retry-After', '1');
+        c.header('Retry-After', RETRY_AFTER_SECONDS);
         return c.json({ error: SERVER_MSG.restarting }, 503);
       }
       this.inFlight += 1;

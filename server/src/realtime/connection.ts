@@ -24,7 +24,7 @@ import type { LiveConnection } from './live-connection';
 import type { PresenceConnection } from './presence';
 import type { HeartbeatTarget, Runtime } from './runtime';
 import { sql } from './transaction';
-import { tcpSocket, TEXT_FRAME, writeTextFrame } from './ws-socket';
+import { corkUntilTurnEnds, tcpSocket, TEXT_FRAME, writeTextFrame } from './ws-socket';
 
 /** The session lookup on a cached prepared statement (lib/auth/sessions.ts says why). */
 const sessionLookupSql = sql<SessionLookupRow>(SESSION_LOOKUP_SQL);
@@ -144,6 +144,14 @@ export class Connection
     // Framed once per change for all its recipients and written in one go (ws-socket.ts), else through ws.
     if (this.ws.readyState === WebSocket.OPEN && !writeTextFrame(this.ws, frame))
       this.ws.send(frame, TEXT_FRAME);
+  }
+
+  sendEphemeral(json: string): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    // Presence and typing: coalesced with the turn's other frames to this socket (ws-socket.ts).
+    const socket = tcpSocket(this.ws);
+    if (socket) corkUntilTurnEnds(socket);
+    this.ws.send(json);
   }
 
   sendAfterChanges(frame: AckFrame | MessageErrorFrame): void {
@@ -316,16 +324,24 @@ export class Connection
     // Contacts a change taught meanwhile (a new group's members) included: none across a block.
     for (const id of this.separated) this.contacts.delete(id);
     this.state = 'ready';
-    this.send({
-      type: 'welcome',
-      v: PROTOCOL_VERSION,
-      userId: this.userId,
-      heartbeatMs: this.rt.options.heartbeatMs,
-    });
-    presence.connected(this, first);
-    const queued = this.queued;
-    this.queued = [];
-    for (const text of queued) if (!this.closed) this.handleText(text);
+    // The welcome, the online list and count (and the answers to frames queued meanwhile that go out at
+    // once) leave in one write, not one system call each: about 2,000 fewer when 1,000 clients sign in at
+    // once, as after a restart.
+    this.cork();
+    try {
+      this.send({
+        type: 'welcome',
+        v: PROTOCOL_VERSION,
+        userId: this.userId,
+        heartbeatMs: this.rt.options.heartbeatMs,
+      });
+      presence.connected(this, first);
+      const queued = this.queued;
+      this.queued = [];
+      for (const text of queued) if (!this.closed) this.handleText(text);
+    } finally {
+      this.uncork();
+    }
   }
 
   /** A server fault during sign-in: retryable 1011, never 4401 (which would sign the client out). */

@@ -9,8 +9,11 @@ export interface HubConnection {
   readonly audiences: Set<string>;
   /** A committed change this connection may see: sent now, or held until its pull has finished. */
   push(item: CommittedChange): void;
-  /** An ephemeral frame, already serialised. */
-  sendRaw(json: string): void;
+  /**
+   * An ephemeral frame, already serialised. It may leave at the end of the event-loop turn, in one write with
+   * the connection's other frames of that turn (ws-socket.ts corkUntilTurnEnds).
+   */
+  sendEphemeral(json: string): void;
   close(code: number, reason: string): void;
   /**
    * A block between this user and `userId` (either way) committed: `userId` is no contact (presence, typing)
@@ -259,14 +262,15 @@ export class Hub implements RealtimeHub {
     if (target.users) {
       for (const userId of target.users) {
         const conns = this.byUser.get(userId);
-        if (conns) for (const conn of conns) conn.sendRaw(json);
+        if (conns) for (const conn of conns) conn.sendEphemeral(json);
       }
     }
     if (target.audience) {
       const from = target.exceptUserId;
       // A group's typing never crosses a block: one Set lookup per member connection.
       for (const conn of this.byAudience.get(target.audience) ?? [])
-        if (from === undefined || (conn.userId !== from && !conn.isSeparatedFrom(from))) conn.sendRaw(json);
+        if (from === undefined || (conn.userId !== from && !conn.isSeparatedFrom(from)))
+          conn.sendEphemeral(json);
     }
   }
 }

@@ -182,7 +182,7 @@ export class Presence {
     if (count === this.lastCount || this.hub.closed) return;
     this.lastCount = count;
     const json = encodeServerFrame({ type: 'online_count', count });
-    this.hub.forEachConnection((conn) => conn.sendRaw(json));
+    this.hub.forEachConnection((conn) => conn.sendEphemeral(json));
   }
 
   close(): void {

@@ -1,7 +1,8 @@
-import { upgradeWebSocket } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
-import { CLOSE_CODES, NOTES_FRAME_LIMITS, NOTES_SUBPROTOCOL } from '@campus/protocol';
+import { NOTES_FRAME_LIMITS, NOTES_SUBPROTOCOL, REALTIME_PATH } from '@campus/protocol';
 import type { AppDeps } from '../deps';
 import { Connection } from './connection';
 import type { RealtimeEngine } from './engine';
@@ -36,8 +37,9 @@ class SizedWebSocket extends WebSocket {
 }
 
 /**
- * The one WebSocketServer of the process (upgrades arrive through Hono routes via @hono/node-server).
- * The notes socket offers 'campus-notes' and gets it back; `/ws` offers nothing.
+ * The one WebSocketServer of the process: `/ws` upgrades come from routeUpgrades, the others through Hono
+ * routes via @hono/node-server. The notes socket offers 'campus-notes' and gets it back; `/ws` offers
+ * nothing.
  */
 export function createWebSocketServer(): WebSocketServer {
   return new WebSocketServer({
@@ -49,39 +51,69 @@ export function createWebSocketServer(): WebSocketServer {
   });
 }
 
-const SOCKET_EVENTS = ['message', 'close', 'error'] as const;
+/** What an upgrade listener of a Node HTTP server is called with. */
+type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/** What the `/ws` upgrade needs of the node's lifecycle (lib/lifecycle.ts). */
+interface UpgradeGate {
+  refuseUpgradeWhileDraining(socket: Duplex): boolean;
+}
 
 /**
- * @hono/node-server attaches its own message/close/error listeners right after `onOpen` returns. They close
- * over the upgrade's Hono Context, Request, Headers, URLs and the IncomingMessage, which then live as long as
- * the socket: about 10 KB of heap per idle connection. A Connection listens on the raw socket itself and uses
- * none of them (no onMessage/onClose/onError events are given), so once they are attached, detach them. The
- * listeners present now (ws's own client tracking, the Connection's) stay.
+ * Whether a request target names `/ws`, as the Hono route `app.get('/ws')` matched it: a query string
+ * allowed, `/wsx` and `/ws/` being other paths, and the absolute form (`GET http://host/ws`, which a server
+ * must accept) read by its path.
  */
-function dropAdapterListeners(raw: WebSocket): void {
-  const keep = new Map(SOCKET_EVENTS.map((event) => [event, new Set(raw.listeners(event))]));
-  // The adapter adds its listeners synchronously after onOpen, before any I/O callback can run.
-  queueMicrotask(() => {
-    for (const event of SOCKET_EVENTS) {
-      const mine = keep.get(event)!;
-      for (const listener of raw.listeners(event)) {
-        if (!mine.has(listener)) raw.off(event, listener as (...args: unknown[]) => void);
-      }
+export function isRealtimeTarget(target: string | undefined): boolean {
+  if (!target) return false;
+  let start = 0;
+  if (target.charCodeAt(0) !== 0x2f) {
+    const authority = target.indexOf('://');
+    start = authority < 0 ? -1 : target.indexOf('/', authority + 3);
+  }
+  if (start < 0 || !target.startsWith(REALTIME_PATH, start)) return false;
+  const next = target.charCodeAt(start + REALTIME_PATH.length);
+  return Number.isNaN(next) || next === 0x3f;
+}
+
+/**
+ * `/ws` upgrades go straight to `ws`; every other upgrade (group notes) to the listener @hono/node-server
+ * registered, which runs it through the Hono app. Through Hono a `/ws` upgrade built an undici Request, a
+ * Headers copy, a URL and a Context and ran every middleware: about 30 % of the server's CPU while clients
+ * connect at once (1,000 in the bench, a reconnect storm of 5,000), for nothing `/ws` uses. Its token comes
+ * in the hello frame (no cookie, so no origin check is needed, and none was made), no per-IP limit reads its
+ * address, and the security headers the 101 no longer carries protect pages, which a 101 is not. What the
+ * middleware did for it is kept: while draining it is refused with 503 (lib/lifecycle.ts). Any method goes
+ * to `ws`, which answers all but GET with 405, as it did behind the Hono route.
+ */
+export function routeUpgrades(
+  server: ServerType,
+  wss: WebSocketServer,
+  lifecycle: UpgradeGate,
+  accept: (ws: WebSocket) => void,
+): void {
+  const others = server.listeners('upgrade') as UpgradeListener[];
+  server.removeAllListeners('upgrade');
+  // One listener, so the adapter still answers the upgrades it refuses (it does when it is the only one).
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!isRealtimeTarget(request.url) || request.headers.upgrade?.toLowerCase() !== 'websocket') {
+      for (const listener of others) listener.call(server, request, socket, head);
+      return;
     }
+    if (lifecycle.refuseUpgradeWhileDraining(socket)) return;
+    // Synchronous (no verifyClient, no permessage-deflate): the socket is a Connection within this turn, so
+    // a drain beginning later finds it among the runtime's sockets and closes it with 1012. ws answers a bad
+    // method, key or version itself (405, 400) and destroys the socket on an error.
+    wss.handleUpgrade(request, socket, head, accept);
   });
 }
 
-/** The `/ws` route: the token comes in the hello frame, never in the URL. */
-export function realtimeRoute(deps: AppDeps, engine: RealtimeEngine, features: Features) {
+/** The `/ws` sockets: the token comes in the hello frame, never in the URL. */
+export function realtimeSockets(
+  deps: AppDeps,
+  engine: RealtimeEngine,
+  features: Features,
+): (ws: WebSocket) => void {
   const rt = createRuntime(deps, engine, features);
-  const events = {
-    onOpen(_event: Event, ws: { raw?: unknown; close(code?: number, reason?: string): void }) {
-      // The raw `ws` socket: its own message events skip a MessageEvent per frame on the hot path.
-      if (!(ws.raw instanceof WebSocket)) return ws.close(CLOSE_CODES.serverError, 'unsupported socket');
-      new Connection(rt, ws.raw);
-      dropAdapterListeners(ws.raw);
-    },
-  };
-  // One events object for every connection (nothing in it depends on the request).
-  return upgradeWebSocket(() => events);
+  return (ws) => void new Connection(rt, ws);
 }
