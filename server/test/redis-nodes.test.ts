@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CLOSE_CODES } from '@campus/protocol';
 import { loadConfig } from '../src/config';
 import { createSession } from '../src/lib/auth/sessions';
@@ -152,12 +152,21 @@ describe('two nodes sharing one database and one Redis', () => {
   });
 
   it('after a reconnect to Redis, node B reads what it missed from the change log', async () => {
-    const hal = await createUser(nodeA, 'Hal');
-    const ivy = await createUser(nodeA, 'Ivy');
-    const h = await connect(nodeA, hal);
-    const i = await connect(nodeB, ivy);
-    const channel = `${redis.prefix}:changes`;
-    const sub = nodeB.redis!.subscriber;
+    // Two nodes of their own: any commit on B (an earlier test's client still finishing its work) reads the
+    // log's newer entries and would deliver the message before the reconnect, proving nothing (flaked so).
+    const own = testRedisConfig();
+    const quietA = await startTestServer({ config: { redis: own } });
+    const quietB = await startTestServer({ config: { redis: own, dataDir: quietA.dataDir } });
+    onTestFinished(async () => {
+      await quietB.close();
+      await quietA.close();
+    });
+    const hal = await createUser(quietA, 'Hal');
+    const ivy = await createUser(quietA, 'Ivy');
+    const h = await connect(quietA, hal);
+    const i = await connect(quietB, ivy);
+    const channel = `${own.prefix}:changes`;
+    const sub = quietB.redis!.subscriber;
 
     // Off the channel (so the resubscribe after the reconnect leaves it off): only the reconnect's gap
     // check can bring this message to B (the periodic check runs once a minute here).
