@@ -1,9 +1,10 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
  * The server's integration tests that also run on PostgreSQL (`server-pg`: TEST_DATABASE=postgres, each
- * started server in its own throwaway schema of 127.0.0.1:5432/test, or TEST_DATABASE_URL; two servers on
- * one DATA_DIR share one). A file joins once it passes there; raw SQL in tests goes through
+ * started server in its own throwaway database on 127.0.0.1:5432, or TEST_DATABASE_URL's server, copied
+ * from a template migrated once per run (test/support/postgres.ts); two servers on one DATA_DIR share one). A file joins once it passes there; raw SQL in tests goes through
  * test/support/sql.ts (portable, on either database). Left out, and why:
  * - about SQLite's files: data-permissions (the database file's modes), realtime-outside-writer-reads
  *   (another process holding the file's write lock). (directory, directory-last-active and notifications
@@ -128,9 +129,24 @@ const SERVER_PG_FILES = [
   'verification-upload',
 ];
 
+/**
+ * How many test files run at once, across the projects: at least 4, and Vitest's default (one less than the
+ * cores) where that is more. Most of the time of a server or system test is spent waiting (on sockets,
+ * timers, PostgreSQL, Redis, child processes), not on the CPU: on the 2-core CI machine the default, one
+ * file at a time, kept a third to half of one core busy, and 4 at once ran the suite in about a third of
+ * the time. Each file runs in a process of its own, on its own ports, temp folders, PostgreSQL database
+ * and Redis prefix. `--maxWorkers` or VITEST_MAX_WORKERS overrides it.
+ */
+const MAX_WORKERS = Math.max(4, os.availableParallelism() - 1);
+
+/** PostgreSQL for the projects that use it: the run's migrated template, each file's database dropped. */
+const POSTGRES_GLOBAL_SETUP = 'server/test/support/postgres-global.ts';
+const POSTGRES_CLEANUP = 'server/test/support/postgres-cleanup.ts';
+
 /** One `vitest run` covers every workspace project; each keeps its own environment. */
 export default defineConfig({
   test: {
+    maxWorkers: MAX_WORKERS,
     projects: [
       { test: { name: 'protocol', root: 'packages/protocol', environment: 'node' } },
       { test: { name: 'sync', root: 'packages/sync', environment: 'node' } },
@@ -141,6 +157,8 @@ export default defineConfig({
           environment: 'node',
           // On PostgreSQL only (TEST_DATABASE=postgres): the server-pg project runs it.
           exclude: ['**/node_modules/**', 'test/postgres-server.test.ts'],
+          globalSetup: [`../${POSTGRES_GLOBAL_SETUP}`],
+          setupFiles: [`../${POSTGRES_CLEANUP}`],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -152,6 +170,7 @@ export default defineConfig({
           environment: 'node',
           env: { TEST_DATABASE: 'postgres' },
           include: SERVER_PG_FILES.map((name) => `test/${name}.test.ts`),
+          globalSetup: [`../${POSTGRES_GLOBAL_SETUP}`],
           setupFiles: ['./test/support/postgres-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -163,6 +182,8 @@ export default defineConfig({
           name: 'system',
           root: 'tests/system',
           environment: 'node',
+          globalSetup: [`../../${POSTGRES_GLOBAL_SETUP}`],
+          setupFiles: [`../../${POSTGRES_CLEANUP}`],
           testTimeout: 180_000,
           hookTimeout: 60_000,
         },

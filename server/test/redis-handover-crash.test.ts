@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endOf, frameOf, hangUp, logsOf } from './calls-helpers';
-import { chatFlows, connecting, ending, friends, placeCall, rollCalls } from './handover-helpers';
+import { chatFlows, connecting, ending, friends, placeCall, rollCalls, until } from './handover-helpers';
 import { isMatch, queue, endOf as roomEndOf, setProfile } from './random-helpers';
 import { requireRedis, TEST_REDIS_URL, testRedisConfig } from './support/redis';
 import { startServerProcess, type ServerProcess } from './support/server-process';
@@ -95,14 +95,32 @@ async function deployment() {
   const leads2 = () => rolls.tookOver(node2);
   // Node 1's clients reach it by its URL (only `url` is read).
   const onNode1 = { url: node1.url } as TestServer;
-  return { node2, onNode1, kill1, leads2 };
+  /**
+   * Until node 1 has written what it last told its clients to Redis. Its state goes out a moment after the
+   * frames (realtime/lease.ts' StateWriter flushes in a microtask), so a SIGKILL right after a frame can
+   * lose it: under load the kill came in between, and a wait node 1 had acknowledged was gone from what
+   * node 2 loaded (nobody was ever matched with it). What a crash takes is what was not written yet; these
+   * tests are about what was.
+   */
+  const stored = (
+    channel: 'calls' | 'random',
+    hash: string,
+    field: string,
+    what: string,
+    written: (value: string) => boolean = () => true,
+  ) =>
+    until(async () => {
+      const value = await redisClient.hget(`${redis.prefix}:${channel}:${hash}`, field);
+      return value !== null && written(value);
+    }, what);
+  return { node2, onNode1, kill1, leads2, stored };
 }
 
 const connect = connecting(sockets);
 
 describe('calls when the coordinating node is killed', () => {
   it('live and ringing calls go on under node 2, logged once; a party of the dead node resumes on node 2', async () => {
-    const { node2, onNode1, kill1, leads2 } = await deployment();
+    const { node2, onNode1, kill1, leads2, stored } = await deployment();
     // Ann and Bob on node 2, in a call.
     const [ann, bob] = await friends(node2, 'Ann', 'Bob');
     const [a, b] = [await connect(node2, ann), await connect(node2, bob)];
@@ -117,6 +135,9 @@ describe('calls when the coordinating node is killed', () => {
     const [ed, fay] = await friends(node2, 'Ed', 'Fay');
     const [e, f] = [await connect(onNode1, ed), await connect(node2, fay)];
     const cut = await placeCall(node2, [e, f], [ed, fay]);
+    await stored('calls', 'state', `c:${cut}`, 'node 1 to store the answered call', (value) => {
+      return (JSON.parse(value) as { state?: string }).state === 'active';
+    });
 
     await kill1();
     // Ed's client reconnects at once, to node 2, and claims the call while no node coordinates.
@@ -159,11 +180,11 @@ describe('calls when the coordinating node is killed', () => {
 
 describe('random talk when the coordinating node is killed', () => {
   it('rooms of node 2 go on, the queue waits on, and a room side held on node 1 ends after its grace', async () => {
-    const { node2, onNode1, kill1, leads2 } = await deployment();
+    const { node2, onNode1, kill1, leads2, stored } = await deployment();
     const student = async (node: TestServer, name: string) => {
       const user = await createUser(node2, name);
       await setProfile(node2, user.id, {});
-      return connect(node, user);
+      return Object.assign(await connect(node, user), { userId: user.id });
     };
     const pair = async (one: WsClient, two: WsClient) => {
       queue(one, 'chat');
@@ -180,6 +201,7 @@ describe('random talk when the coordinating node is killed', () => {
     const ivy = await student(node2, 'Ivy');
     queue(ivy, 'chat');
     await ivy.waitFor((frame) => frame.type === 'random-queue');
+    await stored('random', 'waiting', ivy.userId, "node 1 to store Ivy's wait");
 
     await kill1();
     await leads2();

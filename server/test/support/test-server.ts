@@ -8,7 +8,8 @@ import { createTestSchema, type TestSchema } from './postgres';
 
 /**
  * TEST_DATABASE=postgres (the `server-pg` vitest project): every server keeps its data in a throwaway
- * PostgreSQL schema instead of SQLite. Servers started on the same DATA_DIR (two nodes of one deployment,
+ * PostgreSQL schema instead of SQLite, in a database of its own copied from the run's migrated template
+ * (support/postgres.ts). Servers started on the same DATA_DIR (two nodes of one deployment,
  * a restart) share that DATA_DIR's schema.
  */
 export const onPostgres = process.env.TEST_DATABASE === 'postgres';
@@ -32,7 +33,8 @@ export async function dropTestSchemas(): Promise<void> {
 
 async function schemaFor(dataDir: string, owned: boolean): Promise<SharedSchema> {
   let entry = schemas.get(dataDir);
-  if (!entry) schemas.set(dataDir, (entry = { schema: await createTestSchema(), users: 0, owned }));
+  if (!entry)
+    schemas.set(dataDir, (entry = { schema: await createTestSchema({ migrated: true }), users: 0, owned }));
   entry.users++;
   return entry;
 }
@@ -53,7 +55,11 @@ async function releaseSchema(dataDir: string, entry: SharedSchema): Promise<void
 export async function cliEnvFor(dataDir: string): Promise<{ DATA_DIR: string; DATABASE_URL: string }> {
   if (!onPostgres) return { DATA_DIR: dataDir, DATABASE_URL: '' };
   let entry = schemas.get(dataDir);
-  if (!entry) schemas.set(dataDir, (entry = { schema: await createTestSchema(), users: 0, owned: false }));
+  if (!entry)
+    schemas.set(
+      dataDir,
+      (entry = { schema: await createTestSchema({ migrated: true }), users: 0, owned: false }),
+    );
   const url = new URL(entry.schema.url);
   url.searchParams.set('options', `-c search_path=${entry.schema.schema}`);
   return { DATA_DIR: dataDir, DATABASE_URL: url.toString() };

@@ -109,8 +109,10 @@ export class WsClient {
   waitFor(match: (f: Frame) => boolean, from = 0, timeoutMs = 5000): Promise<Frame> {
     const seen = this.frames.slice(from).find(match);
     if (seen) return Promise.resolve(seen);
+    // Made here, so a timeout's stack names the test line that waited, not this timer.
+    const timedOut = new Error('timed out waiting for a frame');
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('timed out waiting for a frame')), timeoutMs);
+      const timer = setTimeout(() => reject(timedOut), timeoutMs);
       this.waiters.push({
         match,
         resolve: (f) => {

@@ -31,7 +31,7 @@ const serverDir = path.join(repoRoot, 'server');
 /**
  * Which database the nodes share. PostgreSQL by default (the issue's deployment: several nodes on one
  * PostgreSQL and one Redis): 127.0.0.1:5432/test, or TEST_DATABASE_URL, as server/test/support/postgres.ts
- * has it, each cluster in a throwaway schema of its own. SYSTEM_DATABASE=sqlite runs the same tests on one
+ * has it, each cluster in a throwaway database of its own. SYSTEM_DATABASE=sqlite runs the same tests on one
  * SQLite file in the shared DATA_DIR (in WAL; a node adopts what another process appended to the change
  * log), for a run by hand. The tests read the server's data through REST and WebSocket only, so they run
  * unchanged on either.
@@ -48,7 +48,8 @@ interface SharedDatabase {
 }
 
 /**
- * The database every node of a cluster uses. On PostgreSQL a fresh schema (ct_<random>), named in the
+ * The database every node of a cluster uses. On PostgreSQL a fresh schema (ct_<random>, migrated already:
+ * a database copied from the run's template, server/test/support/postgres.ts), named in the
  * URL's `options` (`-c search_path=<schema>`, which pg passes to the server at connect): the server has
  * no variable of its own for the schema (config.ts), and every connection of every node, the restarted
  * ones included, lands in it. Dropped by drop(), once the nodes are gone.
@@ -56,7 +57,7 @@ interface SharedDatabase {
 async function sharedDatabase(): Promise<SharedDatabase> {
   if (SYSTEM_DATABASE === 'sqlite')
     return { name: 'SQLite (one file in DATA_DIR)', env: {}, drop: () => Promise.resolve() };
-  const schema = await createTestSchema();
+  const schema = await createTestSchema({ migrated: true });
   const url = new URL(schema.url);
   url.searchParams.set('options', `-c search_path=${schema.schema}`);
   return {
