@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { RANDOM_MSG } from '@campus/protocol';
+import { START_CONNECT_WAIT_MS } from '../src/features/random/random-controller';
+import { RANDOM_TEXT } from '../src/features/random/random-state';
 import { BO, ROOM, randomWorld, renderRandom, serverSends, settle, type RandomWorld } from './random-kit';
 
 const input = () => screen.getByPlaceholderText(RANDOM_MSG.typeMessage) as HTMLTextAreaElement;
@@ -185,6 +187,69 @@ describe('random text chat', () => {
     expect(second.client.randomSent('leave-random-room')).toEqual([
       { type: 'leave-random-room', roomId: ROOM },
     ]);
+  });
+
+  it('Start while the connection is still coming up waits for it, then queues (it used to say offline at once)', async () => {
+    const world = randomWorld();
+    // The status a screen sees before its first connect and between reconnects.
+    world.client.setState({ status: 'offline' });
+    renderRandom(world, ['/random-chat']);
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startChat }));
+    expect(await screen.findByText(RANDOM_MSG.findingSomeone)).toBeTruthy();
+    expect(screen.queryByText(RANDOM_TEXT.offline)).toBeNull();
+    expect(world.client.randomFrames).toEqual([]);
+    expect((screen.getByRole('button', { name: RANDOM_MSG.startChat }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+
+    act(() => world.client.setState({ status: 'connecting' }));
+    expect(world.client.randomFrames).toEqual([]);
+    act(() => world.client.setState({ status: 'online' }));
+    expect(await screen.findByText(RANDOM_MSG.findingMatch)).toBeTruthy();
+    expect(world.client.randomFrames).toEqual([{ type: 'join-random' }]);
+  });
+
+  it('Start says offline when the connection does not come up in time, and at once when the device has no network', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const world = randomWorld();
+    world.client.setState({ status: 'offline' });
+    renderRandom(world, ['/random-chat']);
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startChat }));
+    await settle(START_CONNECT_WAIT_MS - 500);
+    expect(screen.queryByText(RANDOM_TEXT.offline)).toBeNull();
+    await settle(500);
+    expect(screen.getByText(RANDOM_TEXT.offline)).toBeTruthy();
+    expect(world.client.randomFrames).toEqual([]);
+    // Coming online later does not start a search nobody is waiting for.
+    act(() => world.client.setState({ status: 'online' }));
+    await settle(0);
+    expect(world.client.randomFrames).toEqual([]);
+    vi.useRealTimers();
+
+    act(() => world.client.setState({ status: 'offline' }));
+    const noNetwork = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    try {
+      fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startChat }));
+      expect(await screen.findByText(RANDOM_TEXT.offline)).toBeTruthy();
+      expect(world.client.randomFrames).toEqual([]);
+    } finally {
+      noNetwork.mockRestore();
+    }
+  });
+
+  it('Cancel while waiting for the connection stops the start: nothing is queued when it comes up', async () => {
+    const world = randomWorld();
+    world.client.setState({ status: 'offline' });
+    renderRandom(world, ['/random-chat']);
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startChat }));
+    await screen.findByText(RANDOM_MSG.findingSomeone);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    act(() => world.client.setState({ status: 'online' }));
+    await act(async () => {
+      await Promise.resolve();
+    });
+    expect(world.client.randomSent('join-random')).toEqual([]);
+    expect(screen.getByRole('button', { name: RANDOM_MSG.startChat })).toBeTruthy();
   });
 
   it('unmounting while waiting leaves the queue', async () => {

@@ -24,7 +24,7 @@ export function RandomAudioPage() {
   const screen = { state, controller };
 
   return (
-    <RandomScreen title="Random Audio Call" state={state}>
+    <RandomScreen title="Random Audio Call" state={state} controller={controller}>
       <RandomStage
         {...screen}
         idle={

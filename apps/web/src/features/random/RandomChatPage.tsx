@@ -18,7 +18,7 @@ export function RandomChatPage() {
   const screen = { state, controller };
 
   return (
-    <RandomScreen title="Random Chat" state={state}>
+    <RandomScreen title="Random Chat" state={state} controller={controller}>
       <RandomStage
         {...screen}
         idle={

@@ -189,19 +189,32 @@ export function Elapsed({ since }: { since: number | null }) {
  * The spec's overlay while the way into a room is being prepared: 'Finding someone for you...' (or, for
  * focused talk, 'Finding your perfect match...'). Also shown by the options screens as they navigate.
  */
-export function FindingOverlay({ text }: { text: string }) {
+export function FindingOverlay({ text, onCancel }: { text: string; onCancel?: () => void }) {
   return (
     <div className="random-overlay" role="status" aria-live="polite" data-testid="random-overlay">
       <div className="random-overlay__panel">
         <Spinner />
         <p>{text}</p>
+        {onCancel ? (
+          <button type="button" className="button button--secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
       </div>
     </div>
   );
 }
 
-/** While the microphone or camera is asked for and the search starts. */
-export function StartingOverlay({ state }: { state: RandomState }) {
+/**
+ * While the microphone or camera is asked for and the search starts; with Cancel while it waits for the
+ * connection to come up (which can take seconds on a dropping network).
+ */
+export function StartingOverlay({ state, controller }: { state: RandomState; controller: RandomController }) {
   if (state.phase !== 'starting') return null;
-  return <FindingOverlay text={state.filters ? RANDOM_MSG.findingPerfect : RANDOM_MSG.findingSomeone} />;
+  return (
+    <FindingOverlay
+      text={state.filters ? RANDOM_MSG.findingPerfect : RANDOM_MSG.findingSomeone}
+      onCancel={state.awaitingConnection ? () => controller.cancel() : undefined}
+    />
+  );
 }

@@ -19,10 +19,12 @@ import {
 export function RandomScreen({
   title,
   state,
+  controller,
   children,
 }: {
   title: ReactNode;
   state: RandomState;
+  controller: RandomController;
   children: ReactNode;
 }) {
   return (
@@ -36,7 +38,7 @@ export function RandomScreen({
       </header>
       <RandomError state={state} />
       {children}
-      <StartingOverlay state={state} />
+      <StartingOverlay state={state} controller={controller} />
     </section>
   );
 }

@@ -31,7 +31,7 @@ export function RandomVideoPage() {
   const screen = { state, controller };
 
   return (
-    <RandomScreen title={RANDOM_MSG.videoTitle} state={state}>
+    <RandomScreen title={RANDOM_MSG.videoTitle} state={state} controller={controller}>
       <VideoFrames state={state} />
       <RandomStage
         {...screen}

@@ -23,8 +23,17 @@ import { RoomMedia, type RoomMediaDeps } from './room-media';
 export interface RandomControllerDeps extends RoomMediaDeps {
   signals: RandomSignalsApi;
   connectionStatus(): ConnectionStatus;
+  /** The device itself has no network (the browser's `navigator.onLine` is false): no use waiting. */
+  networkDown(): boolean;
   now(): number;
 }
+
+/**
+ * How long Start waits for the realtime connection to come up before saying the device is offline. The
+ * status reads 'offline' for a moment after the screen opens (before the first connect) and between
+ * reconnect attempts on a dropping campus network; a press then used to fail at once with the offline text.
+ */
+export const START_CONNECT_WAIT_MS = 8_000;
 
 /**
  * One random (or focused) talk screen's logic, apart from React: the queue, the room, its text or media,
@@ -41,6 +50,10 @@ export class RandomController {
   private lostRoom: string | null = null;
   private lostQueue = false;
   private lineId = 0;
+  /** Bumped by every start: a start that waited for the connection or media goes on only if still current. */
+  private starts = 0;
+  /** Starts waiting for the connection, told when the status changes. */
+  private readonly connectionWaiters = new Set<() => void>();
   readonly actions: RandomActions;
 
   constructor(
@@ -65,31 +78,63 @@ export class RandomController {
     };
   };
 
-  /** Start (or Start New from the post screen): media first for calls, then the queue. */
+  /**
+   * Start (or Start New from the post screen): media first for calls, then the queue. A connection still
+   * coming up (just after the screen opened, or between reconnects) is waited for, up to
+   * START_CONNECT_WAIT_MS, with the start's overlay shown.
+   */
   async start(): Promise<void> {
     const { phase, kind, filters } = this.state;
     if (phase === 'starting' || phase === 'finding' || phase === 'connected') return;
+    const start = ++this.starts;
+    const current = () => start === this.starts && this.state.phase === 'starting';
     this.set({ ...this.idle(), phase: 'starting' });
-    if (this.deps.connectionStatus() !== 'online') return this.failStart(RANDOM_TEXT.offline, null);
+    if (this.deps.networkDown()) return this.failStart(RANDOM_TEXT.offline, null);
     if (kind !== 'chat') {
       const media = this.newMedia(kind);
       try {
         const localStream = await media.open();
-        if (this.media !== media || this.state.phase !== 'starting') return media.close();
+        if (this.media !== media || !current()) return media.close();
         this.set({ localStream });
       } catch (error) {
-        if (this.media !== media) return;
+        if (this.media !== media || !current()) return;
         return this.failStart(error instanceof Error ? error.message : RANDOM_TEXT.offline, 'media');
       }
     }
+    const online = await this.whenOnline();
+    if (!current()) return;
+    this.set({ awaitingConnection: false });
     const withFilters = filters ? { filters } : {};
     const frame: RandomClientFrame =
       kind === 'chat'
         ? { type: 'join-random', ...withFilters }
         : { type: 'find-partner', kind, ...withFilters };
-    if (!this.send(frame)) return this.failStart(RANDOM_TEXT.offline, null);
+    if (!online || !this.send(frame)) return this.failStart(RANDOM_TEXT.offline, null);
     this.set({ phase: 'finding', findingSince: this.deps.now() });
     this.armFindingTimer();
+  }
+
+  /**
+   * True once the realtime connection is online: at once when it is, else when it comes up within
+   * START_CONNECT_WAIT_MS; false when the device loses its network meanwhile or the wait runs out.
+   */
+  private whenOnline(): Promise<boolean> {
+    if (this.deps.connectionStatus() === 'online') return Promise.resolve(true);
+    this.set({ awaitingConnection: true });
+    return new Promise((resolve) => {
+      const check = () => {
+        const online = this.deps.connectionStatus() === 'online';
+        if (!online && !this.deps.networkDown()) return;
+        done(online);
+      };
+      const done = (online: boolean) => {
+        clearTimeout(timer);
+        this.connectionWaiters.delete(check);
+        resolve(online);
+      };
+      const timer = setTimeout(() => done(false), START_CONNECT_WAIT_MS);
+      this.connectionWaiters.add(check);
+    });
   }
 
   /** Past the countdown: stay in the queue. */
@@ -213,6 +258,7 @@ export class RandomController {
     const was = this.status;
     this.status = status;
     if (status === was) return;
+    for (const check of [...this.connectionWaiters]) check();
     if (status === 'online') {
       if (this.lostRoom) this.send({ type: 'leave-random-room', roomId: this.lostRoom });
       if (this.lostQueue) this.send({ type: 'leave-random-queue' });

@@ -40,6 +40,8 @@ export interface RandomState {
   phase: RandomPhase;
   /** Focused talk's filters (absent for random talk). */
   filters: FocusedFilters | null;
+  /** starting: Start waits for the realtime connection to come up (it can be cancelled then). */
+  awaitingConnection: boolean;
   /** finding: when the wait started (this device's clock). */
   findingSince: number | null;
   /** finding: the 60 s countdown ran out (until Keep waiting). */
@@ -77,6 +79,7 @@ export function initialState(kind: RandomKind, filters: FocusedFilters | null): 
     kind,
     phase: 'idle',
     filters,
+    awaitingConnection: false,
     findingSince: null,
     noOneFound: false,
     keptWaiting: false,

@@ -25,6 +25,7 @@ export function useRandomSession(kind: RandomKind, filters: FocusedFilters | nul
         {
           signals: client,
           connectionStatus: () => client.getState().status,
+          networkDown: () => typeof navigator !== 'undefined' && navigator.onLine === false,
           platform,
           getUserMedia: callDeps.getUserMedia,
           loadRtcConfig: () => loadRtcConfig(api),
