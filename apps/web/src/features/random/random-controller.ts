@@ -101,25 +101,28 @@ export class RandomController {
         return this.failStart(error instanceof Error ? error.message : RANDOM_TEXT.offline, 'media');
       }
     }
-    const online = await this.whenOnline();
-    if (!current()) return;
-    this.set({ awaitingConnection: false });
+    // Online already (the usual case): no await, so a chat's search starts in the same turn as the press.
+    if (this.deps.connectionStatus() !== 'online') {
+      const online = await this.whenOnline();
+      if (!current()) return;
+      this.set({ awaitingConnection: false });
+      if (!online) return this.failStart(RANDOM_TEXT.offline, null);
+    }
     const withFilters = filters ? { filters } : {};
     const frame: RandomClientFrame =
       kind === 'chat'
         ? { type: 'join-random', ...withFilters }
         : { type: 'find-partner', kind, ...withFilters };
-    if (!online || !this.send(frame)) return this.failStart(RANDOM_TEXT.offline, null);
+    if (!this.send(frame)) return this.failStart(RANDOM_TEXT.offline, null);
     this.set({ phase: 'finding', findingSince: this.deps.now() });
     this.armFindingTimer();
   }
 
   /**
-   * True once the realtime connection is online: at once when it is, else when it comes up within
-   * START_CONNECT_WAIT_MS; false when the device loses its network meanwhile or the wait runs out.
+   * True once the realtime connection comes up, within START_CONNECT_WAIT_MS; false when the device loses
+   * its network meanwhile or the wait runs out.
    */
   private whenOnline(): Promise<boolean> {
-    if (this.deps.connectionStatus() === 'online') return Promise.resolve(true);
     this.set({ awaitingConnection: true });
     return new Promise((resolve) => {
       const check = () => {
