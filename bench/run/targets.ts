@@ -1,5 +1,5 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Target } from '../load/clients';
 import { freePort, startPinned, waitForPort } from './processes';
@@ -124,11 +124,20 @@ export async function startTargetServer(
   const server = startPinned(0, command, {
     cwd,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', serverStdout(spec.name), 'inherit'],
   });
   started.push(server);
   await waitForPort(port, server);
   return { server, port };
+}
+
+/**
+ * Where a server's stdout goes: nowhere, unless BENCH_SERVER_STDOUT names a folder, where each target's
+ * goes to `<target>.log` (V8's own tracing, such as `--trace-gc-nvp` in BENCH_SERVER_NODE_ARGS, writes there).
+ */
+function serverStdout(target: Target): 'ignore' | number {
+  const dir = process.env.BENCH_SERVER_STDOUT;
+  return dir ? openSync(path.join(dir, `${target}.log`), 'a') : 'ignore';
 }
 
 /** Bundles our server (esbuild, a few seconds) so the run measures what `pnpm start` serves. */

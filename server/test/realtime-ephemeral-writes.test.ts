@@ -1,11 +1,11 @@
 import net from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { encodeServerFrame, PROTOCOL_VERSION } from '@campus/protocol';
 import { Connection } from '../src/realtime/connection';
 import { corkUntilTurnEnds } from '../src/realtime/ws-socket';
-import { startTestServer, type TestServer } from './support/test-server';
+import { suiteServer } from './support/test-server';
 import { createUser, WsClient, type Frame } from './support/ws-client';
 
 /** The TCP socket under a `ws` WebSocket (ws keeps it in an untyped field). */
@@ -92,17 +92,13 @@ describe('corkUntilTurnEnds', () => {
 });
 
 describe('frames to one socket in one turn', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = suiteServer();
 
   it('sends presence frames and the frames around them in order, in one write', async () => {
-    const bob = await createUser(server, 'Bob');
-    const b = await WsClient.connect(server, bob);
+    const bob = await createUser(server(), 'Bob');
+    const b = await WsClient.connect(server(), bob);
     let conn: Connection | undefined;
-    server.engine.hub.forEachConnection((c) => {
+    server().engine.hub.forEachConnection((c) => {
       if (c.userId === bob.id && c instanceof Connection) conn = c;
     });
     if (!conn) throw new Error("Bob's connection is not in the hub");
@@ -113,11 +109,11 @@ describe('frames to one socket in one turn', () => {
     try {
       // One turn: ephemeral frames (corked until the turn ends) around a change frame, written straight to
       // the TCP socket (connection.ts sendFrame), and a frame sent through ws.
-      server.engine.hub.sendToUsers([bob.id], { type: 'user_online', userId: 'u1' });
+      server().engine.hub.sendToUsers([bob.id], { type: 'user_online', userId: 'u1' });
       conn.sendFrame(Buffer.from(encodeServerFrame({ type: 'online_count', count: 2 })));
-      server.engine.hub.sendToUsers([bob.id], { type: 'user_online', userId: 'u3' });
+      server().engine.hub.sendToUsers([bob.id], { type: 'user_online', userId: 'u3' });
       conn.send({ type: 'online_count', count: 4 });
-      server.engine.hub.sendToUsers([bob.id], { type: 'user_online', userId: 'u5' });
+      server().engine.hub.sendToUsers([bob.id], { type: 'user_online', userId: 'u5' });
       await b.waitFor((f) => f.type === 'user_online' && f.userId === 'u5', from);
     } finally {
       recorded.stop();
@@ -135,15 +131,15 @@ describe('frames to one socket in one turn', () => {
   });
 
   it('sends the welcome, the online list and the count of a sign-in in one write', async () => {
-    const ann = await createUser(server, 'Ann');
-    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`);
+    const ann = await createUser(server(), 'Ann');
+    const ws = new WebSocket(`${server().url.replace('http', 'ws')}/ws`);
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);
       ws.once('error', reject);
     });
     const clientPort = tcpOf(ws).localPort;
     const recorded = recordWrites(
-      (socket) => socket.remotePort === clientPort && socket.localPort === server.port,
+      (socket) => socket.remotePort === clientPort && socket.localPort === server().port,
     );
     const received: Frame[] = [];
     try {

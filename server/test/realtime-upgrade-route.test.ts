@@ -1,10 +1,10 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NOTES_PATH, SERVER_MSG } from '@campus/protocol';
 import { isRealtimeTarget } from '../src/realtime/ws-route';
-import { startTestServer, type TestServer } from './support/test-server';
+import { startTestServer, suiteServer } from './support/test-server';
 
 const KEY = 'dGhlIHNhbXBsZSBub25jZQ==';
 const GOOD = { 'Sec-WebSocket-Key': KEY, 'Sec-WebSocket-Version': '13' };
@@ -64,15 +64,11 @@ describe('isRealtimeTarget', () => {
 });
 
 describe('/ws upgrades outside Hono', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = suiteServer();
 
   it('upgrades /ws, with a query or in absolute form, without running the HTTP middleware', async () => {
     for (const target of ['/ws', '/ws?x=1', 'http://x/ws']) {
-      const res = await upgrade(server.port, 'GET', target);
+      const res = await upgrade(server().port, 'GET', target);
       expect(res.status, target).toBe(101);
       // The security headers are Hono's middleware's: a 101 carrying them went through the app.
       expect(res.headers['content-security-policy'], target).toBeUndefined();
@@ -81,23 +77,23 @@ describe('/ws upgrades outside Hono', () => {
 
   it('leaves other paths to the app: /wsx and /ws/ get its 404, a notes upgrade its own auth', async () => {
     for (const target of ['/wsx', '/ws/']) {
-      const res = await upgrade(server.port, 'GET', target);
+      const res = await upgrade(server().port, 'GET', target);
       expect(res.status, target).toBe(404);
       expect(res.headers['content-security-policy'], target).toBeDefined();
     }
     // No token: the notes route refuses before any upgrade (test/notes.test.ts covers the rest).
-    expect((await upgrade(server.port, 'GET', `${NOTES_PATH}/g1`)).status).toBe(401);
+    expect((await upgrade(server().port, 'GET', `${NOTES_PATH}/g1`)).status).toBe(401);
     // Not an upgrade at all: an ordinary request, which the app answers.
-    expect((await fetch(`${server.url}/ws`)).status).toBe(404);
+    expect((await fetch(`${server().url}/ws`)).status).toBe(404);
   });
 
   it("answers a bad /ws upgrade at once with ws's refusal: 405 for another method, 400 for a bad key or version", async () => {
-    expect((await upgrade(server.port, 'HEAD', '/ws')).status).toBe(405);
-    expect((await upgrade(server.port, 'POST', '/ws')).status).toBe(405);
-    expect((await upgrade(server.port, 'GET', '/ws', { 'Sec-WebSocket-Version': '13' })).status).toBe(400);
+    expect((await upgrade(server().port, 'HEAD', '/ws')).status).toBe(405);
+    expect((await upgrade(server().port, 'POST', '/ws')).status).toBe(405);
+    expect((await upgrade(server().port, 'GET', '/ws', { 'Sec-WebSocket-Version': '13' })).status).toBe(400);
     const badKey = { ...GOOD, 'Sec-WebSocket-Key': 'short' };
-    expect((await upgrade(server.port, 'GET', '/ws', badKey)).status).toBe(400);
-    const badVersion = await upgrade(server.port, 'GET', '/ws', { ...GOOD, 'Sec-WebSocket-Version': '12' });
+    expect((await upgrade(server().port, 'GET', '/ws', badKey)).status).toBe(400);
+    const badVersion = await upgrade(server().port, 'GET', '/ws', { ...GOOD, 'Sec-WebSocket-Version': '12' });
     expect(badVersion.status).toBe(400);
     expect(badVersion.headers['sec-websocket-version']).toBe('13, 8');
   });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SqliteAppDeps } from '../../src/deps';
-import { it } from 'vitest';
+import { afterAll, beforeAll, it } from 'vitest';
 import { startServer, type StartOptions } from '../../src/server';
 import { createTestSchema, type TestSchema } from './postgres';
 
@@ -187,3 +187,23 @@ export async function startTestServer(options: StartOptions = {}) {
 }
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/**
+ * One server for the enclosing describe block (or file): started before its tests, closed after them. Call
+ * it where `let server; beforeAll(start); afterAll(close)` would go; the returned function gives the server
+ * inside the tests.
+ */
+export function suiteServer(options: StartOptions = {}): () => TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(options);
+  });
+  afterAll(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return () => {
+    if (!server) throw new Error('suiteServer: used outside the tests of its describe block');
+    return server;
+  };
+}
