@@ -1,5 +1,7 @@
 // Bundles the server into dist/main.js. Workspace packages (TypeScript source) are bundled in;
-// registry dependencies stay external and load from node_modules (native addons must).
+// registry dependencies stay external and load from node_modules (native addons must). Split: what only
+// one deployment uses (the S3 driver, SMTP, PostgreSQL) is imported with `await import()` where it is
+// chosen and lands in a chunk of its own (dist/chunk-*.js), so a node on the defaults never loads it.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 
@@ -16,6 +18,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  splitting: true,
   target: 'node22',
   sourcemap: true,
   external: [...external, ...external.map((name) => `${name}/*`)],

@@ -8,12 +8,10 @@ import { loadConfig, type Config } from './config';
 import { createApp } from './app';
 import { createFeatures } from './features';
 import { openDatabase, migrateToLatest, type DB } from './lib/db/database';
-import { openPostgres } from './lib/db/postgres';
 import { NodeLifecycle } from './lib/lifecycle';
 import { createLogger } from './lib/logger';
 import { DevMailbox } from './lib/mail/dev-mailbox';
 import { decideMailPolicy, StartupRefused } from './lib/mail/mail-policy';
-import { createSmtpMailer } from './lib/mail/smtp-mailer';
 import type { Mailer } from './lib/mail/mailer';
 import { DEFAULT_AUTH_RATE_RULES, type AuthRateRules } from './lib/rate-limit';
 import { Rates } from './lib/rates';
@@ -77,7 +75,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   if (mailPolicy.kind !== 'smtp' && mailPolicy.warning) log.warn(mailPolicy.warning);
   // The engine's transactor is made after the database: Kysely asks it late whether a commit is running.
   const late: { transactor?: EngineTransactor } = {};
-  const store = openStore(config, () => late.transactor?.insideTransaction === true);
+  const store = await openStore(config, () => late.transactor?.insideTransaction === true);
   const { db, close } = store;
   try {
     const applied = await migrateToLatest(db);
@@ -88,9 +86,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
 
   const devMailbox = mailPolicy.kind === 'dev-mailbox' ? new DevMailbox(log) : undefined;
+  // nodemailer is imported only where SMTP_URL is set (server/build.mjs splits it out).
   const mailer: Mailer =
     mailPolicy.kind === 'smtp'
-      ? createSmtpMailer(mailPolicy.smtpUrl, config.mailFrom)
+      ? (await import('./lib/mail/smtp-mailer')).createSmtpMailer(mailPolicy.smtpUrl, config.mailFrom)
       : (devMailbox ?? refusingMailer());
 
   const now = options.now ?? Date.now;
@@ -260,7 +259,7 @@ type OpenedStore = { db: DB; state: DatabaseState; close(): Promise<void> } & (
  * SQLite in DATA_DIR, or DATABASE_URL's PostgreSQL (`insideCommit`: Kysely refuses to run inside a realtime
  * commit there, as the SQLite handle's write lock makes it on SQLite).
  */
-function openStore(config: Config, insideCommit: () => boolean): OpenedStore {
+async function openStore(config: Config, insideCommit: () => boolean): Promise<OpenedStore> {
   const { database } = config;
   if (database.kind === 'sqlite') {
     const opened = openDatabase(path.join(config.dataDir, 'campus-talk.sqlite'));
@@ -276,6 +275,8 @@ function openStore(config: Config, insideCommit: () => boolean): OpenedStore {
       },
     };
   }
+  // pg is imported only on PostgreSQL (server/build.mjs splits it out of a SQLite node's startup).
+  const { openPostgres } = await import('./lib/db/postgres');
   const opened = openPostgres(database.url, {
     schema: database.schema,
     max: database.poolSize,

@@ -10,7 +10,8 @@ import {
 } from '@campus/protocol';
 import { loadConfig, type S3StorageConfig } from '../src/config';
 import { StartupRefused } from '../src/lib/mail/mail-policy';
-import { createStorage, newDocumentKey, newFileKey, openStorage, S3Storage } from '../src/lib/storage';
+import { createStorage, newDocumentKey, newFileKey, openStorage } from '../src/lib/storage';
+import { S3Storage } from '../src/lib/storage/s3-storage';
 import { createS3Client } from '../src/lib/storage/s3-storage';
 import { avatarKey } from '../src/modules/profile';
 import { addStudent, upload } from './chat-rest-helpers';
@@ -84,7 +85,7 @@ describe('S3 storage driver', () => {
   const storage = () => createStorage({ dataDir: dir, storage: s3 }, Date.now);
 
   it('puts, streams back, and deletes objects; refuses keys that are not ours', async () => {
-    const store = storage();
+    const store = await storage();
     expect(store).toBeInstanceOf(S3Storage);
     expect(store.verify).toBeUndefined();
     const key = newFileKey();
@@ -115,7 +116,7 @@ describe('S3 storage driver', () => {
   });
 
   it('hands out presigned GET URLs that answer with the given headers and expire', async () => {
-    const store = storage();
+    const store = await storage();
     const key = newFileKey();
     await store.put(key, PNG, 'image/png');
     const url = await store.signedUrl(key, 1, {

@@ -103,7 +103,7 @@ describe('local storage driver', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('stores under DATA_DIR/uploads, reads back, deletes, and refuses keys that are not ours', async () => {
-    const storage = createStorage({ dataDir: dir, storage: { driver: 'local' } }, Date.now);
+    const storage = await createStorage({ dataDir: dir, storage: { driver: 'local' } }, Date.now);
     const key = newFileKey();
     await storage.put(key, Uint8Array.from([1, 2, 3]), 'application/pdf');
     expect(fs.existsSync(path.join(dir, 'uploads', key.slice(0, 2), key))).toBe(true);

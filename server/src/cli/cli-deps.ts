@@ -32,7 +32,7 @@ export async function cliDeps(opened: OpenedCliDatabase, now: () => number): Pro
     realtime: engine.hub,
     // Nothing is listening here, so a revocation has no socket to close.
     liveSockets: createLiveSockets(() => undefined),
-    storage: createStorage(config, now),
+    storage: await createStorage(config, now),
     push: disabledPushService(),
     ocr: disabledTextRecognizer(),
     log: createLogger('silent'),

@@ -45,7 +45,7 @@ export async function seedDemoDocument(
 ): Promise<void> {
   const bytes = await renderCard(user.name, user.college, user.major);
   const key = newDocumentKey(user.id);
-  await createStorage(config, () => now).put(key, bytes, 'image/jpeg');
+  await (await createStorage(config, () => now)).put(key, bytes, 'image/jpeg');
   const documentId = randomUUID();
   const at = new Date(now).toISOString();
   await db.transaction().execute(async (trx) => {

@@ -3,7 +3,6 @@ import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
 import { loadConfig, type Config } from '../config';
 import { migrateToLatest, openDatabase, type DB } from '../lib/db/database';
-import { openPostgres } from '../lib/db/postgres';
 import type { DatabaseState } from '../deps';
 import type { EngineTransactor } from '../realtime/engine-transactor';
 
@@ -35,6 +34,8 @@ export async function openMigratedDatabase(): Promise<OpenedCliDatabase> {
   if (config.database.kind === 'postgres') {
     const { url, schema } = config.database;
     // A few connections: a command commits one at a time, beside Kysely's reads and the change log's prune.
+    // Imported here: a deployment on SQLite never loads pg (server/build.mjs).
+    const { openPostgres } = await import('../lib/db/postgres');
     const pg = openPostgres(url, {
       schema,
       max: 4,

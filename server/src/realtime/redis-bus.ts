@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { EphemeralFrame } from '@campus/protocol';
 import type { RedisConfig } from '../config';
 import { createLiveSockets, type LiveSockets } from '../lib/auth/live-sockets';
@@ -45,6 +45,8 @@ const CHANNELS = ['changes', 'ephemeral', 'revoke', 'presence', 'calls', 'random
 
 /** Connects and subscribes; rejects when Redis does not answer within `timeoutMs`. */
 export async function connectRedis(config: RedisConfig, log: Logger, timeoutMs = 10_000): Promise<RedisLink> {
+  // Loaded here, not at start: a node without REDIS_URL never needs it.
+  const { Redis } = await import('ioredis');
   const nodeId = randomUUID();
   const name = (channel: string) => `${config.prefix}:${channel}`;
   // The publisher drops what it cannot send now: a commit never waits for Redis, and the other nodes read

@@ -1,4 +1,4 @@
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { UPLOAD } from '@campus/protocol';
 
 export const OCR_INPUT = {
@@ -29,6 +29,8 @@ const FORMATS = new Set(['jpeg', 'png', 'webp']);
  */
 export async function prepareForOcr(image: Uint8Array): Promise<Buffer> {
   if (image.byteLength > OCR_INPUT.maxBytes) throw new OcrInputError('image too large');
+  // Loaded on the first document, not at start (as profile/picture.ts).
+  const { default: sharp } = await import('sharp');
   const input = () => sharp(image, { limitInputPixels: OCR_INPUT.maxPixels, sequentialRead: true });
   let meta: Metadata;
   try {

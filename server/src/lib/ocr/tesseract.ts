@@ -1,5 +1,4 @@
 import type { Worker as Thread } from 'node:worker_threads';
-import { createWorker, OEM, PSM } from 'tesseract.js';
 import type { OcrEngine } from './pool';
 import { OCR_LANGS } from './lang-data';
 
@@ -19,6 +18,8 @@ export async function startTesseract(
   langPath: string,
   onError: (error: unknown) => void,
 ): Promise<OcrEngine> {
+  // Loaded with the first engine (the pool starts lazily), not at the server's start.
+  const { createWorker, OEM, PSM } = await import('tesseract.js');
   let timer: NodeJS.Timeout | undefined;
   let timedOut = false;
   const starting = createWorker([...OCR_LANGS], OEM.LSTM_ONLY, {

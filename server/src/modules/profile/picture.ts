@@ -1,5 +1,4 @@
 import { createHash, createHmac } from 'node:crypto';
-import sharp from 'sharp';
 import { PROFILE, PROFILE_MSG } from '@campus/protocol';
 import { HttpError } from '../../lib/http-error';
 import { sniffContent } from '../../lib/storage/sniff';
@@ -37,6 +36,8 @@ export async function processPicture(bytes: Uint8Array): Promise<Picture> {
   if (bytes.length === 0) throw new HttpError(400, PROFILE_MSG.pictureMissing);
   if (bytes.length > PROFILE.maxPictureBytes) throw new HttpError(413, PROFILE_MSG.pictureTooLarge);
   if (sniffContent(bytes, '')?.kind !== 'image') throw new HttpError(415, PROFILE_MSG.pictureType);
+  // Loaded on the first picture, not at start: sharp and libvips add ~3 MB of heap and more of native memory.
+  const { default: sharp } = await import('sharp');
   let out: Buffer;
   try {
     out = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
