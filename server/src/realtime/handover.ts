@@ -38,6 +38,11 @@ export interface Handover {
   del(name: string, field: string): void;
   /** Empties a hash (before it is written again in full). */
   clear(name: string): void;
+  /**
+   * Settles once every write asked for so far has reached Redis (or failed, or the term ended): what a
+   * client is told after this survives a crash of this node.
+   */
+  written(): Promise<void>;
   ref(session: Session): SessionRef;
   /**
    * The connection a stored reference names, if it can still be: one of this node's, open and signed in as
@@ -81,6 +86,10 @@ export class Term implements Handover {
 
   clear(name: string): void {
     this.writes.push(['clear', this.index(name)]);
+  }
+
+  written(): Promise<void> {
+    return this.writes.flush().catch(() => undefined);
   }
 
   private index(name: string): number {

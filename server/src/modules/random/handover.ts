@@ -69,6 +69,16 @@ export class StoredRandom {
     term?.set(RANDOM_WAITING, seeker.userId, seeker.kind);
   }
 
+  /**
+   * Runs `fn` once what was stored so far is in Redis (at once without a term: one node, no Redis). A
+   * student is told they wait only then: a crash of this node in between would lose an acknowledged wait.
+   */
+  afterWritten(fn: () => void): void {
+    const term = this.term;
+    if (!term) return fn();
+    void term.written().then(fn);
+  }
+
   waitGone(userId: string): void {
     this.term?.del(RANDOM_STATE, `w:${userId}`);
     this.term?.del(RANDOM_WAITING, userId);

@@ -1,0 +1,57 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Lease } from '../src/realtime/lease';
+import { rollCalls } from './handover-helpers';
+import { queue, setProfile } from './random-helpers';
+import { requireRedis, TEST_REDIS_URL, testRedisConfig } from './support/redis';
+import { startTestServer, type TestServer } from './support/test-server';
+import { createUser, WsClient } from './support/ws-client';
+
+/**
+ * Issue 14: with REDIS_URL, the node coordinating random talk keeps its waits in Redis for the next one
+ * (handover.ts). A student is told they wait ('random-queue') only once the wait is stored there: told
+ * before, a SIGKILL in between lost a wait the student had been told of, and nobody was ever matched with
+ * it. The coordinator's state writes are held back here (300 ms each), so the order shows.
+ */
+const WRITE_DELAY_MS = 300;
+const redis = testRedisConfig();
+let node: TestServer;
+let client: Redis;
+const sockets: WsClient[] = [];
+
+beforeAll(async () => {
+  await requireRedis();
+  const write = Lease.prototype.write;
+  vi.spyOn(Lease.prototype, 'write').mockImplementation(async function (this: Lease, ops) {
+    await new Promise((resolve) => setTimeout(resolve, WRITE_DELAY_MS));
+    return write.call(this, ops);
+  });
+  const rolls = await rollCalls(redis.prefix);
+  node = await startTestServer({ config: { redis, randomCountFloor: 1 } });
+  await rolls.tookOver(node);
+  rolls.close();
+  client = new Redis(TEST_REDIS_URL);
+});
+
+afterAll(async () => {
+  for (const ws of sockets) ws.close();
+  await node?.close();
+  client?.disconnect();
+  vi.restoreAllMocks();
+});
+
+describe('a random-talk wait with REDIS_URL', () => {
+  it('is acknowledged only once it is stored in Redis', async () => {
+    const ivy = await createUser(node, 'Ivy');
+    await setProfile(node, ivy.id, {});
+    const ws = await WsClient.connect(node, ivy);
+    sockets.push(ws);
+    const asked = Date.now();
+    queue(ws, 'chat');
+    await ws.waitFor((frame) => frame.type === 'random-queue');
+    const waited = Date.now() - asked;
+    const stored = await client.hget(`${redis.prefix}:random:state`, `w:${ivy.id}`);
+    expect(stored, 'the wait is in Redis when the student hears of it').not.toBeNull();
+    expect(waited).toBeGreaterThanOrEqual(WRITE_DELAY_MS - 20);
+  });
+});
