@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config, StorageConfig } from '../../config';
+import type { Config, S3StorageConfig, StorageConfig } from '../../config';
 import { StartupRefused } from '../mail/mail-policy';
 import { makePrivateDir } from '../private-files';
 import { loadOrCreateSecret } from '../secret';
@@ -26,15 +26,17 @@ export async function createStorage(
   config: Pick<Config, 'dataDir' | 'storage'>,
   now: () => number,
 ): Promise<Storage> {
-  if (config.storage.driver === 's3') {
-    const { createS3Client, S3Storage } = await import('./s3-storage');
-    return new S3Storage(createS3Client(config.storage), config.storage.bucket);
-  }
+  if (config.storage.driver === 's3') return s3Storage(config.storage);
   const signer = createUrlSigner(loadOrCreateSecret(config.dataDir, 'files'), now);
   const root = path.join(config.dataDir, 'uploads');
   // Made (or tightened) at start to 0700, like DATA_DIR and keys/: files of direct chats are not for other users.
   makePrivateDir(root);
   return new LocalStorage(root, signer);
+}
+
+async function s3Storage(config: S3StorageConfig) {
+  const { createS3Client, S3Storage } = await import('./s3-storage');
+  return new S3Storage(createS3Client(config), config.bucket);
 }
 
 /**
@@ -46,8 +48,7 @@ export async function openStorage(
   now: () => number,
 ): Promise<Storage> {
   if (config.storage.driver !== 's3') return createStorage(config, now);
-  const { createS3Client, S3Storage } = await import('./s3-storage');
-  const storage = new S3Storage(createS3Client(config.storage), config.storage.bucket);
+  const storage = await s3Storage(config.storage);
   const where = config.storage.endpoint ?? `AWS region ${config.storage.region}`;
   try {
     await storage.checkReachable();

@@ -166,9 +166,10 @@ export class RandomTalk {
     });
     // A wait is acknowledged once it is stored (with REDIS_URL: a crash in between would lose a wait the
     // student was told of); one matched at once has nothing to keep, and hears of it before its room.
-    if (match) this.waitFrame(seeker, false);
-    else this.state.stored.afterWritten(() => this.waitFrame(seeker, false));
-    if (match) this.open(match);
+    if (match) {
+      this.waitFrame(seeker, false);
+      this.open(match);
+    } else this.state.stored.afterWritten(() => this.waitFrame(seeker, false));
     this.startTicking();
   }
 
