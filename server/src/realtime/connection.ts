@@ -22,7 +22,8 @@ import { handleFrame } from './handlers';
 import type { HubConnection } from './hub';
 import type { LiveConnection } from './live-connection';
 import type { PresenceConnection } from './presence';
-import type { HeartbeatTarget, Runtime } from './runtime';
+import type { HeartbeatTarget } from './heartbeat';
+import type { Runtime } from './runtime';
 import { sql } from './transaction';
 import { corkUntilTurnEnds, tcpSocket, TEXT_FRAME, writeTextFrame } from './ws-socket';
 

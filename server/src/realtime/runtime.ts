@@ -1,4 +1,3 @@
-import type WebSocket from 'ws';
 import { CLOSE_CODES } from '@campus/protocol';
 import type { AppDeps } from '../deps';
 import type { RealtimeEngine } from './engine';
@@ -9,6 +8,7 @@ import { Presence } from './presence';
 import { TokenBuckets } from './rate-limiter';
 import type { Features } from './registry';
 import type { EngineTransactor } from './engine-transactor';
+import { HeartbeatSockets } from './heartbeat';
 
 /**
  * What every `/ws` connection shares: the engine, the features, presence, rate limits and the heartbeat.
@@ -23,16 +23,8 @@ export interface Runtime {
   presence: Presence;
   rates: TokenBuckets;
   mutations: MutationBatch;
-  /** Every open socket, authenticated or not, for the heartbeat. */
-  sockets: Set<HeartbeatTarget>;
-}
-
-export interface HeartbeatTarget {
-  readonly ws: WebSocket;
-  lastSeen: number;
-  kill(): void;
-  /** The node is draining: read nothing more and close with 1012 (reconnect elsewhere, now). */
-  drain(): void;
+  /** Every open socket, authenticated or not, and the heartbeat that pings them. */
+  sockets: HeartbeatSockets;
 }
 
 export function createRuntime(deps: AppDeps, engine: RealtimeEngine, features: Features): Runtime {
@@ -50,7 +42,7 @@ export function createRuntime(deps: AppDeps, engine: RealtimeEngine, features: F
       log: deps.log,
     }),
     rates: new TokenBuckets(options.ratePerSecond, options.rateBurst, Date.now),
-    sockets: new Set(),
+    sockets: new HeartbeatSockets(options),
     mutations: new MutationBatch(
       transactor,
       features.mutations,
@@ -61,19 +53,7 @@ export function createRuntime(deps: AppDeps, engine: RealtimeEngine, features: F
     ),
   };
 
-  // Checked twice per heartbeat so a silent peer goes within deadPeerMs of its last sign of life.
-  const tick = Math.max(10, Math.floor(options.heartbeatMs / 2));
-  let lastPing = 0;
-  const timer = setInterval(() => {
-    const now = Date.now();
-    const ping = now - lastPing >= options.heartbeatMs - 5;
-    if (ping) lastPing = now;
-    for (const target of rt.sockets) {
-      if (now - target.lastSeen >= options.deadPeerMs - tick) target.kill();
-      else if (ping) target.ws.ping();
-    }
-  }, tick);
-  timer.unref();
+  rt.sockets.start();
 
   // A drain: what was received is committed and answered, then every socket is told to go elsewhere. Both
   // happen in one turn after the batch settles, so no frame read in between is left without its answer.
@@ -83,7 +63,7 @@ export function createRuntime(deps: AppDeps, engine: RealtimeEngine, features: F
   });
 
   hub.onClose(() => {
-    clearInterval(timer);
+    rt.sockets.stop();
     rt.presence.close();
     for (const target of rt.sockets) target.ws.close(CLOSE_CODES.shuttingDown, 'server shutting down');
   });
