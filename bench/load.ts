@@ -7,6 +7,7 @@
  * Configuration comes as JSON in BENCH_CONFIG; results go as JSON to `out`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectClient, type LoadClient } from './load/clients';
 import { readProcesses, totalRssKb, usedBetween } from './load/process-readings';
@@ -192,7 +193,22 @@ async function main(): Promise<void> {
     phases,
   };
   writeFileSync(config.out, JSON.stringify(result, null, 2));
+  if (process.env.BENCH_TIMELINE) writeTimeline(process.env.BENCH_TIMELINE);
   process.exit(0);
+}
+
+/**
+ * BENCH_TIMELINE=<folder> (a run by hand): each message's planned send time (Unix ms, comparable with a probe's
+ * timestamps on the server) and its slowest delivery, one line each, in `timeline-<target>.tsv`: shows
+ * whether the p99 comes from a few stalls (and when) or from every message.
+ */
+function writeTimeline(folder: string): void {
+  const lines = ['sent_unix_ms\tslowest_ms'];
+  for (let n = 0; n < nextMessage; n++)
+    lines.push(
+      `${(performance.timeOrigin + tracker.scheduledAt[n]!).toFixed(1)}\t${tracker.slowest[n]!.toFixed(2)}`,
+    );
+  writeFileSync(path.join(folder, `timeline-${config.target}.tsv`), lines.join('\n') + '\n');
 }
 
 main().catch((error: unknown) => {

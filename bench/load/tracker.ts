@@ -26,6 +26,8 @@ export class MessageTracker {
   private readonly acked: Uint8Array;
   /** One bit per group member (member number = user index % 20) that received the message. */
   private readonly receivedBy: Uint32Array;
+  /** The slowest delivery of each message to another member (ms), for the timeline (BENCH_TIMELINE). */
+  readonly slowest: Float32Array;
   private readonly phases: PhaseCounters[] = [];
 
   constructor(
@@ -39,6 +41,7 @@ export class MessageTracker {
     this.phase = new Int8Array(capacity).fill(-1);
     this.acked = new Uint8Array(capacity);
     this.receivedBy = new Uint32Array(capacity);
+    this.slowest = new Float32Array(capacity);
   }
 
   startPhase(): number {
@@ -97,6 +100,7 @@ export class MessageTracker {
       return;
     }
     const latency = now - this.scheduledAt[messageNo]!;
+    if (latency > this.slowest[messageNo]!) this.slowest[messageNo] = latency;
     counters.receiveLatency.push(latency);
     if (this.sameNode(client, sender)) counters.sameNodeLatency.push(latency);
     else counters.crossNodeLatency.push(latency);

@@ -1,7 +1,7 @@
 /**
  * A probe for a server run by hand (`BENCH_SERVER_NODE_ARGS="--import ./bench/probes/gc-stalls.ts"`; Node 24
  * runs the TypeScript as is): every time the event loop was held up more than 8 ms (a 1 ms timer fired late)
- * and every GC pause over 1 ms, with their times since start, appended once a second to
+ * and every GC pause over 1 ms, with their times (Unix ms), appended once a second to
  * `$PROBE_OUT/stalls-<pid>.jsonl` (PROBE_OUT defaults to the OS temp folder). Put side by side, they show
  * which stalls a GC explains (see bench/README.md).
  */
@@ -18,6 +18,8 @@ const KINDS: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
 };
 const STALL_MS = 8;
+/** Unix ms (to compare with the generator's BENCH_TIMELINE) of a performance.now() reading. */
+const unix = (ms: number) => Math.round(performance.timeOrigin + ms);
 
 let lines: string[] = [];
 new PerformanceObserver((list) => {
@@ -25,7 +27,7 @@ new PerformanceObserver((list) => {
     if (entry.duration <= 1) continue;
     const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
     const gc = kind === undefined ? 'unknown' : (KINDS[kind] ?? String(kind));
-    lines.push(JSON.stringify({ at: Math.round(entry.startTime), gc, ms: +entry.duration.toFixed(2) }));
+    lines.push(JSON.stringify({ at: unix(entry.startTime), gc, ms: +entry.duration.toFixed(2) }));
   }
 }).observe({ entryTypes: ['gc'] });
 
@@ -34,7 +36,7 @@ setInterval(() => {
   const now = performance.now();
   const gap = now - last;
   last = now;
-  if (gap > STALL_MS) lines.push(JSON.stringify({ at: Math.round(now - gap), stall: +gap.toFixed(1) }));
+  if (gap > STALL_MS) lines.push(JSON.stringify({ at: unix(now - gap), stall: +gap.toFixed(1) }));
 }, 1).unref();
 
 setInterval(() => {
