@@ -24,7 +24,8 @@ const MAX_SLICES = 64;
  *
  * Each socket is visited twice per heartbeat: dropped if it has been silent for deadPeerMs (less one
  * visit's interval, so it goes within deadPeerMs of its last sign of life), else pinged on every other
- * visit. The sockets are spread over slices and one slice is visited per tick (about every 100 ms), so the
+ * visit if it has said nothing for a visit's interval: a socket whose client just sent a frame (or its own
+ * ping) is known to be alive, and a new one is not pinged before it has had time to sign in. The sockets are spread over slices and one slice is visited per tick (about every 100 ms), so the
  * work is spread over the heartbeat instead of done for every socket in one timer callback: pinging 1,000
  * sockets at once held the event loop about 17 ms and their 1,000 pongs arrived together, a stall every
  * heartbeat that every message in flight waited behind (and ten times that at 10,000 sockets).
@@ -82,7 +83,7 @@ export class HeartbeatSockets<T extends HeartbeatTarget = HeartbeatTarget> imple
     this.timer = undefined;
   }
 
-  /** Visits the next slice: drops its silent sockets and, on every other round, pings the rest. */
+  /** Visits the next slice: drops its silent sockets and, on every other round, pings the quiet ones. */
   tick(): void {
     const sliceCount = this.slices.length;
     const slice = this.slices[this.tickNo % sliceCount]!;
@@ -92,7 +93,7 @@ export class HeartbeatSockets<T extends HeartbeatTarget = HeartbeatTarget> imple
     const silentLimit = this.timings.deadPeerMs - this.visitEveryMs;
     for (const target of [...slice]) {
       if (now - target.lastSeen >= silentLimit) target.kill();
-      else if (ping) target.ws.ping();
+      else if (ping && now - target.lastSeen >= this.visitEveryMs) target.ws.ping();
     }
   }
 }
