@@ -1,6 +1,6 @@
 /** Timings of the realtime channel, shared by client and server. */
 export const REALTIME_TIMING = {
-  /** The server pings every connection this often; the client pings too, to notice a dead link. */
+  /** The server pings each quiet connection this often; the client pings too, to notice a dead link. */
   heartbeatMs: 10_000,
   /** A peer silent this long is dropped (the 30 s). */
   deadPeerMs: 30_000,
