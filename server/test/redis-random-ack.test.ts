@@ -8,10 +8,11 @@ import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient } from './support/ws-client';
 
 /**
- * Issue 14: with REDIS_URL, the node coordinating random talk keeps its waits in Redis for the next one
- * (handover.ts). A student is told they wait ('random-queue') only once the wait is stored there: told
- * before, a SIGKILL in between lost a wait the student had been told of, and nobody was ever matched with
- * it. The coordinator's state writes are held back here (300 ms each), so the order shows.
+ * Issue 14: with REDIS_URL, the node coordinating random talk keeps its waits and rooms in Redis for the
+ * next one (handover.ts). A student is told they wait ('random-queue') only once the wait is stored there,
+ * and two students hear of their room only once the room is: told before, a SIGKILL in between lost a wait
+ * or a room the students had been told of (the next coordinator never heard of it). The coordinator's
+ * state writes are held back here (300 ms each), so the order shows.
  */
 const WRITE_DELAY_MS = 300;
 const redis = testRedisConfig();
@@ -53,5 +54,33 @@ describe('a random-talk wait with REDIS_URL', () => {
     const stored = await client.hget(`${redis.prefix}:random:state`, `w:${ivy.id}`);
     expect(stored, 'the wait is in Redis when the student hears of it').not.toBeNull();
     expect(waited).toBeGreaterThanOrEqual(WRITE_DELAY_MS - 20);
+    // Ivy leaves: the next test's students must meet each other, not her.
+    ws.close();
+    await vi.waitFor(
+      async () => expect(await client.hget(`${redis.prefix}:random:state`, `w:${ivy.id}`)).toBeNull(),
+      { timeout: 5000, interval: 50 },
+    );
+  });
+});
+
+describe('a random-talk match with REDIS_URL', () => {
+  it('is told to both students only once their room is stored in Redis', async () => {
+    const [jo, kim] = [await createUser(node, 'Jo'), await createUser(node, 'Kim')];
+    await setProfile(node, jo.id, {});
+    await setProfile(node, kim.id, {});
+    const j = await WsClient.connect(node, jo);
+    const k = await WsClient.connect(node, kim);
+    sockets.push(j, k);
+    queue(j, 'chat');
+    await j.waitFor((frame) => frame.type === 'random-queue');
+    const asked = Date.now();
+    queue(k, 'chat');
+    const matched = await k.waitFor((frame) => frame.type === 'random-matched');
+    const waited = Date.now() - asked;
+    const roomId = (matched as { roomId: string }).roomId;
+    const stored = await client.hget(`${redis.prefix}:random:state`, `r:${roomId}`);
+    expect(stored, 'the room is in Redis when the students hear of it').not.toBeNull();
+    expect(waited).toBeGreaterThanOrEqual(WRITE_DELAY_MS - 20);
+    await j.waitFor((frame) => frame.type === 'random-matched' && frame.roomId === roomId);
   });
 });

@@ -78,6 +78,8 @@ export class RandomTalk {
   private closing = false;
   /** Counts the terms this node stopped coordinating: a queueing read across one is dropped. */
   private era = 0;
+  /** Rooms opened whose sides have not been told yet (until the room is stored: see open). */
+  private readonly unannounced = new Set<Room<Session>>();
 
   private readonly deliver: Deliver = (side, frame) => {
     if (side.holder) side.holder.send(frame);
@@ -227,10 +229,20 @@ export class RandomTalk {
     const room = roomFor(match, randomUUID(), this.deps.now(), this.timings.roomLimitMs);
     if (!this.state.rooms.add(room)) return this.deps.log.warn({ kind: room.kind }, 'random room not opened');
     this.state.stored.room(room);
+    // The sides hear of the room once it is stored (with REDIS_URL), as a wait is acknowledged: a crash of
+    // this node in between must not leave two students told of a room the next coordinator never heard
+    // of (before the write it finds their waits instead, and matches them again).
+    this.unannounced.add(room);
+    this.state.stored.afterWritten(() => this.announce(room));
+    this.limit(room);
+  }
+
+  /** Tells both sides of their match, once: when the room is stored, or when it ends before that. */
+  private announce(room: Room<Session>): void {
+    if (!this.unannounced.delete(room)) return;
     const [a, b] = room.sides;
     this.deliver(a, matchFrame(room, a, b));
     this.deliver(b, matchFrame(room, b, a));
-    this.limit(room);
   }
 
   /** Audio and video rooms end at the server's deadline. */
@@ -282,6 +294,8 @@ export class RandomTalk {
   private end(room: Room<Session>, reasonFor: (side: RoomSide<Session>) => RandomEndReason | undefined) {
     const now = this.deps.now();
     if (!this.state.rooms.finish(room.id, now)) return false;
+    // Its sides hear of the room before they hear it ended.
+    this.announce(room);
     this.state.stored.roomEnded(room, now);
     this.timers.clear(`limit:${room.id}`);
     for (const side of room.sides) this.timers.clear(`grace:${room.id}:${side.userId}`);
