@@ -77,7 +77,8 @@ describe('a random-talk match with REDIS_URL', () => {
     queue(k, 'chat');
     const matched = await k.waitFor((frame) => frame.type === 'random-matched');
     const waited = Date.now() - asked;
-    const roomId = (matched as { roomId: string }).roomId;
+    if (matched.type !== 'random-matched') throw new Error('not a match');
+    const { roomId } = matched;
     const stored = await client.hget(`${redis.prefix}:random:state`, `r:${roomId}`);
     expect(stored, 'the room is in Redis when the students hear of it').not.toBeNull();
     expect(waited).toBeGreaterThanOrEqual(WRITE_DELAY_MS - 20);

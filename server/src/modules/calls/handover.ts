@@ -38,6 +38,16 @@ export class StoredCalls {
     term?.set(CALL_STATE, `c:${call.id}`, JSON.stringify(toStored(call, term)));
   }
 
+  /**
+   * Runs `fn` once what was stored so far is in Redis (at once without a term: one node, no Redis): what a
+   * side is told then survives a crash of this node.
+   */
+  afterWritten(fn: () => void): void {
+    const term = this.term;
+    if (!term) return fn();
+    void term.written().then(fn);
+  }
+
   forgot(call: LiveCall): void {
     this.term?.del(CALL_STATE, `c:${call.id}`);
   }

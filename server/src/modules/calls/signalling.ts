@@ -3,6 +3,7 @@ import {
   CALL,
   CALL_MSG,
   type CallAnswerFrame,
+  type CallAnsweredFrame,
   type CallEndedFrame,
   type CallEndReason,
   type CallLogStatus,
@@ -203,11 +204,25 @@ export class CallSignalling {
     }
     if (!this.calls.answer(call.id, session, this.deps.now())) return session.send(ended(call.id, 'unknown'));
     this.clearTimer(`ring:${call.id}`);
-    call.answered = { type: 'call:answer', callId: call.id, from: call.calleeId, signal: frame.signal };
+    const answered: CallAnsweredFrame = {
+      type: 'call:answer',
+      callId: call.id,
+      from: call.calleeId,
+      signal: frame.signal,
+    };
+    call.answered = answered;
     this.stored.saved(call);
-    // A caller whose connection is down gets it with its `call:resume`.
-    call.caller?.send(call.answered);
-    this.toCallee(call, 'answered_elsewhere');
+    // Told once the answer is stored (with REDIS_URL): told before, a crash of this node in between left the
+    // two talking in a call the next coordinator still had ringing, and ended as unanswered at its timeout.
+    const era = this.era;
+    this.stored.afterWritten(() => {
+      // Ended here meanwhile: the sides heard how. (A node that stepped down meanwhile still tells them: the
+      // answer went to Redis with the call, and the next coordinator carries it on.)
+      if (era === this.era && this.calls.get(call.id) !== call) return;
+      // A caller whose connection is down gets it with its `call:resume`.
+      call.caller?.send(answered);
+      this.toCallee(call, 'answered_elsewhere');
+    });
   }
 
   private reject(session: Session, frame: CallRejectFrame): void {
