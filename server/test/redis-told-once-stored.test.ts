@@ -1,18 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Lease } from '../src/realtime/lease';
-import { rollCalls } from './handover-helpers';
+import { befriend, frameOf, sdp } from './calls-helpers';
+import { rollCalls, seenOnline } from './handover-helpers';
 import { queue, setProfile } from './random-helpers';
 import { requireRedis, TEST_REDIS_URL, testRedisConfig } from './support/redis';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient } from './support/ws-client';
 
 /**
- * Issue 14: with REDIS_URL, the node coordinating random talk keeps its waits and rooms in Redis for the
+ * Issue 14: with REDIS_URL, the node coordinating calls and random talk keeps their state in Redis for the
  * next one (handover.ts). A student is told they wait ('random-queue') only once the wait is stored there,
- * and two students hear of their room only once the room is: told before, a SIGKILL in between lost a wait
- * or a room the students had been told of (the next coordinator never heard of it). The coordinator's
- * state writes are held back here (300 ms each), so the order shows.
+ * two students hear of their room only once the room is, and a caller hears the answer only once the
+ * answered call is: told before, a SIGKILL in between lost a wait or a room the students had been told of,
+ * or left two people talking in a call the next coordinator still had ringing. The coordinator's state
+ * writes are held back here (300 ms each), so the order shows.
  */
 const WRITE_DELAY_MS = 300;
 const redis = testRedisConfig();
@@ -83,5 +86,30 @@ describe('a random-talk match with REDIS_URL', () => {
     expect(stored, 'the room is in Redis when the students hear of it').not.toBeNull();
     expect(waited).toBeGreaterThanOrEqual(WRITE_DELAY_MS - 20);
     await j.waitFor((frame) => frame.type === 'random-matched' && frame.roomId === roomId);
+  });
+});
+
+describe('a call answered with REDIS_URL', () => {
+  it('reaches the caller only once the answered call is stored in Redis', async () => {
+    const ann = await createUser(node, 'Ann');
+    const bob = await createUser(node, 'Bob');
+    await befriend(node, ann, bob);
+    const a = await WsClient.connect(node, ann);
+    const b = await WsClient.connect(node, bob);
+    sockets.push(a, b);
+    await seenOnline(node, bob);
+
+    const callId = randomUUID();
+    a.send({ type: 'call:offer', callId, to: bob.id, callType: 'audio', signal: sdp('offer') });
+    await b.waitFor(frameOf('call:offer', callId));
+    const asked = Date.now();
+    b.send({ type: 'call:answer', callId, to: ann.id, signal: sdp('answer') });
+    await a.waitFor(frameOf('call:answer', callId));
+    const waited = Date.now() - asked;
+
+    const raw = await client.hget(`${redis.prefix}:calls:state`, `c:${callId}`);
+    expect(raw, 'the call is in Redis when the caller hears the answer').not.toBeNull();
+    expect(JSON.parse(raw!), 'stored as answered').toMatchObject({ state: 'active' });
+    expect(waited).toBeGreaterThanOrEqual(WRITE_DELAY_MS - 20);
   });
 });
