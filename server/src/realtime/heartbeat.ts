@@ -9,7 +9,7 @@ export interface HeartbeatTarget {
 }
 
 export interface HeartbeatTimings {
-  /** Each socket is pinged this often. */
+  /** Each quiet socket is pinged this often. */
   heartbeatMs: number;
   /** A socket silent this long (no frame, no pong) is dropped. */
   deadPeerMs: number;
@@ -24,9 +24,11 @@ const MAX_SLICES = 64;
  *
  * Each socket is visited twice per heartbeat: dropped if it has been silent for deadPeerMs (less one
  * visit's interval, so it goes within deadPeerMs of its last sign of life), else pinged on every other
- * visit if it has said nothing for a visit's interval: a socket whose client just sent a frame (or its own
- * ping) is known to be alive, and a new one is not pinged before it has had time to sign in. The sockets are spread over slices and one slice is visited per tick (about every 100 ms), so the
- * work is spread over the heartbeat instead of done for every socket in one timer callback: pinging 1,000
+ * visit if it has said nothing for a visit's interval (a socket whose client just sent a frame, or its own
+ * ping, is known to be alive, and a new one is not pinged before it has had time to sign in).
+ *
+ * The sockets are spread over slices and one slice is visited per tick (about every 100 ms), so the work
+ * is spread over the heartbeat instead of done for every socket in one timer callback: pinging 1,000
  * sockets at once held the event loop about 17 ms and their 1,000 pongs arrived together, a stall every
  * heartbeat that every message in flight waited behind (and ten times that at 10,000 sockets).
  */
