@@ -12,9 +12,10 @@ import { createUser, WsClient } from './support/ws-client';
 /**
  * Issue 14: with REDIS_URL, the node coordinating calls and random talk keeps their state in Redis for the
  * next one (handover.ts). A student is told they wait ('random-queue') only once the wait is stored there,
- * two students hear of their room only once the room is, and a caller hears the answer only once the
- * answered call is: told before, a SIGKILL in between lost a wait or a room the students had been told of,
- * or left two people talking in a call the next coordinator still had ringing. The coordinator's state
+ * two students hear of their room only once the room is, a callee is rung only once the call is, and a
+ * caller hears the answer only once the answered call is: told before, a SIGKILL in between lost a wait or
+ * a room the students had been told of, rang a callee for a call nobody knew of, or left two people
+ * talking in a call the next coordinator still had ringing. The coordinator's state
  * writes are held back here (300 ms each), so the order shows.
  */
 const WRITE_DELAY_MS = 300;
@@ -89,8 +90,8 @@ describe('a random-talk match with REDIS_URL', () => {
   });
 });
 
-describe('a call answered with REDIS_URL', () => {
-  it('reaches the caller only once the answered call is stored in Redis', async () => {
+describe('a call with REDIS_URL', () => {
+  it('rings the callee, and its answer reaches the caller, only once stored in Redis', async () => {
     const ann = await createUser(node, 'Ann');
     const bob = await createUser(node, 'Bob');
     await befriend(node, ann, bob);
@@ -100,8 +101,15 @@ describe('a call answered with REDIS_URL', () => {
     await seenOnline(node, bob);
 
     const callId = randomUUID();
+    const called = Date.now();
     a.send({ type: 'call:offer', callId, to: bob.id, callType: 'audio', signal: sdp('offer') });
     await b.waitFor(frameOf('call:offer', callId));
+    const rungAfter = Date.now() - called;
+    const ringing = await client.hget(`${redis.prefix}:calls:state`, `c:${callId}`);
+    expect(ringing, 'the call is in Redis when the callee is rung').not.toBeNull();
+    expect(rungAfter).toBeGreaterThanOrEqual(WRITE_DELAY_MS - 20);
+    await a.waitFor(frameOf('call:ringing', callId));
+
     const asked = Date.now();
     b.send({ type: 'call:answer', callId, to: ann.id, signal: sdp('answer') });
     await a.waitFor(frameOf('call:answer', callId));

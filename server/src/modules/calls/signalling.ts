@@ -189,9 +189,15 @@ export class CallSignalling {
     if (!this.calls.add(call)) return refuse(CALL_MSG.alreadyInCall);
     this.stored.saved(call);
     this.timer(`ring:${callId}`, this.timings.ringTimeoutMs, () => this.ringTimeout(callId));
-    if (rang)
-      this.deps.realtime.sendToUsers([calleeId], { type: 'call:offer', callId, from, callType, signal });
-    if (online) session.send({ type: 'call:ringing', callId });
+    // Rung once the call is stored (with REDIS_URL), as an answer is relayed: a crash of this node in
+    // between must not ring a callee for a call the next coordinator never heard of.
+    this.stored.afterWritten(() => {
+      // Over meanwhile (the caller hung up): nobody is rung for it.
+      if (era === this.era && this.calls.get(callId) !== call) return;
+      if (rang)
+        this.deps.realtime.sendToUsers([calleeId], { type: 'call:offer', callId, from, callType, signal });
+      if (online) session.send({ type: 'call:ringing', callId });
+    });
   }
 
   /** The first answer from any of the callee's devices takes the call; a later one is told it is over. */
