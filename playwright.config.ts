@@ -15,7 +15,10 @@ export default defineConfig({
   testDir: 'e2e',
   // Writes the fake camera's picture (a generated student ID) before the browsers start.
   globalSetup: './e2e/global-setup.ts',
-  timeout: 60_000,
+  // A whole test (two browsers, several screens) may take this long. On a slower 2-core VM (2026-11-27:
+  // every browser step 2–3 times as slow as the day before, `Create page` 5 s) two offline tests ran past
+  // 60 s while every one of their checks held; each check keeps its own timeout below.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,

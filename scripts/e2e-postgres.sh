@@ -3,6 +3,8 @@
 # SQLite default: a throwaway database on 127.0.0.1:5432 (or TEST_DATABASE_URL's server) and a Redis prefix
 # of its own, both removed at the end. By hand (about 3 minutes; CI runs the suite on SQLite, and every
 # server test on both databases): bash scripts/e2e-postgres.sh [playwright arguments]
+# One browser at a time unless E2E_WORKERS says otherwise: on a 2-core machine, two Chromiums beside the
+# server and PostgreSQL made every browser step take seconds and 5 of 22 tests time out (2026-11-27).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/bootstrap.sh --with-browser
@@ -21,4 +23,4 @@ trap cleanup EXIT
 pnpm build:app
 # Playwright's web server inherits the environment: the seed and the server both run on these.
 DATABASE_URL="$url" REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}" REDIS_PREFIX="$prefix" \
-  pnpm exec playwright test "$@"
+  pnpm exec playwright test --workers="${E2E_WORKERS:-1}" "$@"
