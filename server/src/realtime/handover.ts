@@ -52,6 +52,16 @@ export interface Handover {
 }
 
 /**
+ * Runs `fn` once everything `term` was asked to write so far is in Redis (or failed, or the term ended);
+ * at once without a term (one node, no Redis). What a client is told from `fn` survives a crash of this
+ * node: the coordinators tell a wait, a match, a ring or an answer only then.
+ */
+export function whenWritten(term: Handover | undefined, fn: () => void): void {
+  if (!term) return fn();
+  void term.written().then(fn);
+}
+
+/**
  * One term of this node as the coordinator: the feature's writes (lease.ts batches and fences them), and
  * the other nodes' connections its load named (the roll call asks about them).
  */

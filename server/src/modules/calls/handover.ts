@@ -1,4 +1,4 @@
-import type { Handover } from '../../realtime/handover';
+import { whenWritten, type Handover } from '../../realtime/handover';
 import type { Logger } from '../../lib/logger';
 import type { CallOutcome } from './log';
 import type { LiveCall } from './registry';
@@ -43,9 +43,7 @@ export class StoredCalls {
    * side is told then survives a crash of this node.
    */
   afterWritten(fn: () => void): void {
-    const term = this.term;
-    if (!term) return fn();
-    void term.written().then(fn);
+    whenWritten(this.term, fn);
   }
 
   forgot(call: LiveCall): void {

@@ -189,11 +189,9 @@ export class CallSignalling {
     if (!this.calls.add(call)) return refuse(CALL_MSG.alreadyInCall);
     this.stored.saved(call);
     this.timer(`ring:${callId}`, this.timings.ringTimeoutMs, () => this.ringTimeout(callId));
-    // Rung once the call is stored (with REDIS_URL), as an answer is relayed: a crash of this node in
-    // between must not ring a callee for a call the next coordinator never heard of.
-    this.stored.afterWritten(() => {
-      // Over meanwhile (the caller hung up): nobody is rung for it.
-      if (era === this.era && this.calls.get(callId) !== call) return;
+    // Rung once the call is stored (with REDIS_URL): a crash of this node in between must not ring a
+    // callee for a call the next coordinator never heard of. Hung up meanwhile: nobody is rung.
+    this.onceStored(call, () => {
       if (rang)
         this.deps.realtime.sendToUsers([calleeId], { type: 'call:offer', callId, from, callType, signal });
       if (online) session.send({ type: 'call:ringing', callId });
@@ -220,14 +218,23 @@ export class CallSignalling {
     this.stored.saved(call);
     // Told once the answer is stored (with REDIS_URL): told before, a crash of this node in between left the
     // two talking in a call the next coordinator still had ringing, and ended as unanswered at its timeout.
-    const era = this.era;
-    this.stored.afterWritten(() => {
-      // Ended here meanwhile: the sides heard how. (A node that stepped down meanwhile still tells them: the
-      // answer went to Redis with the call, and the next coordinator carries it on.)
-      if (era === this.era && this.calls.get(call.id) !== call) return;
+    this.onceStored(call, () => {
       // A caller whose connection is down gets it with its `call:resume`.
       call.caller?.send(answered);
       this.toCallee(call, 'answered_elsewhere');
+    });
+  }
+
+  /**
+   * Runs `fn` once `call` as it stands is in Redis (stored.afterWritten), unless this node ended it
+   * meanwhile (its sides heard how). A node that stepped down meanwhile still runs it: what it wrote went to
+   * Redis with the call, and the next coordinator carries the call on.
+   */
+  private onceStored(call: LiveCall, fn: () => void): void {
+    const era = this.era;
+    this.stored.afterWritten(() => {
+      if (era === this.era && this.calls.get(call.id) !== call) return;
+      fn();
     });
   }
 

@@ -1,6 +1,6 @@
 import { RANDOM } from '@campus/protocol';
 import type { Logger } from '../../lib/logger';
-import type { Handover } from '../../realtime/handover';
+import { whenWritten, type Handover } from '../../realtime/handover';
 import type { Session } from '../../realtime/registry';
 import type { RestoredWait, Seeker } from './matchmaker';
 import type { Room } from './rooms';
@@ -74,9 +74,7 @@ export class StoredRandom {
    * student is told they wait only then: a crash of this node in between would lose an acknowledged wait.
    */
   afterWritten(fn: () => void): void {
-    const term = this.term;
-    if (!term) return fn();
-    void term.written().then(fn);
+    whenWritten(this.term, fn);
   }
 
   waitGone(userId: string): void {
