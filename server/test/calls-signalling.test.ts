@@ -277,6 +277,40 @@ describe('ringing and answering', () => {
     expect(annWs.frames.some(frameOf('call:ringing', nowhere))).toBe(false);
   });
 
+  it('a hang-up that arrives while the offer is still being checked cancels it: nothing rings', async () => {
+    const {
+      users: [ann, bob],
+      sockets: [annWs, bobWs],
+    } = await online(server, 'Ann', 'Bob');
+    await befriend(server, ann, bob);
+    // The offer's presence lookup is held until the hang-up is in: on a loaded machine (or across nodes)
+    // the caller's `call:end` can overtake the server's checks of its own offer.
+    const realtime = server.deps.realtime;
+    const lookup = realtime.isOnlineAnywhere.bind(realtime);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    realtime.isOnlineAnywhere = async (userId) => {
+      await held;
+      return lookup(userId);
+    };
+    try {
+      const id = offer(annWs, bob);
+      await WsClient.settle(30);
+      hangUp(annWs, id, bob);
+      await WsClient.settle(30);
+      release();
+      expect(await annWs.waitFor((f) => f.type === 'call_logged')).toMatchObject({
+        log: { status: 'cancelled', duration: 0 },
+      });
+      await WsClient.settle(RING_MS * 2);
+      expect(callFrames(bobWs).filter((f) => f.type !== 'call_logged')).toEqual([]);
+      expect(annWs.frames.some(frameOf('call:ringing', id))).toBe(false);
+      expect(annWs.frames.some(endOf(id))).toBe(false);
+    } finally {
+      realtime.isOnlineAnywhere = lookup;
+    }
+  });
+
   it('ends unanswered after the ring timeout: no_answer to the caller and every device of the callee', async () => {
     const { annWs, bob1, bob2, id } = await ringing();
     expect(await annWs.waitFor(endOf(id), 0, RING_MS * 5)).toEqual({

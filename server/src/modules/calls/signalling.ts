@@ -89,6 +89,12 @@ export class CallSignalling {
   private closing = false;
   /** Counts the terms this node stopped coordinating: an offer read across one is dropped. */
   private era = 0;
+  /**
+   * Offers still being read (placement, presence), by call id, and whether their caller hung up
+   * meanwhile: a hang-up sent right after the offer must cancel it, not find no call and be dropped while
+   * the call goes on to ring.
+   */
+  private readonly placing = new Map<string, { callerId: string; calleeId: string; hungUp: boolean }>();
 
   readonly frames: FrameHandlers<CallSessionFrame> = {
     'call:offer': (session, frame) => this.offer(session, frame),
@@ -122,7 +128,7 @@ export class CallSignalling {
   // ---- frames
 
   private async offer(session: Session, frame: CallOfferFrame): Promise<void> {
-    const { callId, to: calleeId, callType, signal } = frame;
+    const { callId, to: calleeId } = frame;
     const callerId = session.userId;
     const refuse = (error: string) => session.send(ended(callId, 'refused', error));
     const era = this.era;
@@ -131,7 +137,26 @@ export class CallSignalling {
     if (calleeId === callerId) return refuse(CALL_MSG.notAllowed);
     const early = this.inUse(callerId, callId);
     if (early) return refuse(early);
+    if (this.placing.has(callId)) return refuse(CALL_MSG.failed);
+    const placing = { callerId, calleeId, hungUp: false };
+    this.placing.set(callId, placing);
+    try {
+      await this.place(session, frame, placing, era, refuse);
+    } finally {
+      if (this.placing.get(callId) === placing) this.placing.delete(callId);
+    }
+  }
 
+  /** The rest of `offer`, once nothing stands in the way that can be told without reading. */
+  private async place(
+    session: Session,
+    frame: CallOfferFrame,
+    placing: { hungUp: boolean },
+    era: number,
+    refuse: (error: string) => void,
+  ): Promise<void> {
+    const { callId, to: calleeId, callType, signal } = frame;
+    const callerId = session.userId;
     let decided: { verdict: Placement; from: UserRef | undefined };
     try {
       decided = await this.deps.transactor.read(async (tx) => {
@@ -155,6 +180,18 @@ export class CallSignalling {
 
     const hidden = verdict === 'hidden';
     const startedAt = this.deps.now();
+    if (placing.hungUp)
+      // Nothing rang yet: as a call hung up before it rang anywhere.
+      return this.log({
+        logId: randomUUID(),
+        callerId,
+        calleeId,
+        callType,
+        startedAt,
+        status: 'cancelled',
+        duration: 0,
+        calleeHidden: hidden,
+      });
     // A callee who blocked the caller is answered for exactly as any other: busy when in a call, ringing
     // when online (their presence is hidden from the caller anyway), then no answer.
     if (this.calls.callOf(calleeId)) {
@@ -246,6 +283,11 @@ export class CallSignalling {
 
   private end(session: Session, frame: EndFrame): void {
     const call = this.calls.get(frame.callId);
+    const placing = this.placing.get(frame.callId);
+    if (!call && placing?.callerId === session.userId && placing.calleeId === frame.to) {
+      placing.hungUp = true;
+      return;
+    }
     const side = call && this.sideOf(call, session.userId);
     if (!call || !side || frame.to !== (side === 'caller' ? call.calleeId : call.callerId)) return;
     // A side whose connection is down may hang up from its new one without resuming first.
@@ -370,6 +412,7 @@ export class CallSignalling {
    */
   stepDown(): void {
     this.era++;
+    this.placing.clear();
     this.stored.end();
     this.clearTimers();
     this.calls.clear();
