@@ -8,6 +8,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectClient, type LoadClient } from './load/clients';
 import { readProcesses, totalRssKb, usedBetween } from './load/process-readings';
@@ -203,13 +204,37 @@ async function main(): Promise<void> {
  * whether the p99 comes from a few stalls (and when) or from every message.
  */
 function writeTimeline(folder: string): void {
-  const lines = ['sent_unix_ms\tslowest_ms'];
+  const lines = ['sent_unix_ms\tslowest_ms\tsend_lag_ms\tack_ms'];
   for (let n = 0; n < nextMessage; n++)
     lines.push(
-      `${(performance.timeOrigin + tracker.scheduledAt[n]!).toFixed(1)}\t${tracker.slowest[n]!.toFixed(2)}`,
+      [
+        (performance.timeOrigin + tracker.scheduledAt[n]!).toFixed(1),
+        tracker.slowest[n]!.toFixed(2),
+        tracker.lag[n]!.toFixed(2),
+        tracker.ackMs[n]!.toFixed(2),
+      ].join('\t'),
     );
   writeFileSync(path.join(folder, `timeline-${config.target}.tsv`), lines.join('\n') + '\n');
+  // The generator's own collections: a pause here delays the receives it timestamps, whatever the server did.
+  const gcLines = generatorGcs.map(([at, ms, kind]) => `${at.toFixed(1)}\t${ms.toFixed(2)}\t${kind}`);
+  writeFileSync(
+    path.join(folder, `generator-gc-${config.target}.tsv`),
+    ['at_unix_ms\tms\tkind', ...gcLines].join('\n') + '\n',
+  );
 }
+
+/** The generator's GC pauses over 1 ms (Unix ms, ms, kind), recorded only for BENCH_TIMELINE. */
+const generatorGcs: [number, number, number][] = [];
+if (process.env.BENCH_TIMELINE)
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if (entry.duration > 1)
+        generatorGcs.push([
+          performance.timeOrigin + entry.startTime,
+          entry.duration,
+          (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0,
+        ]);
+  }).observe({ entryTypes: ['gc'] });
 
 main().catch((error: unknown) => {
   process.stderr.write(`load generator failed: ${error instanceof Error ? error.message : String(error)}\n`);

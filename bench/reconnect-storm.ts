@@ -23,7 +23,7 @@ import type { ChildProcess } from 'node:child_process';
 import WebSocket from 'ws';
 import { PROTOCOL_VERSION, REALTIME_PATH } from '@campus/protocol';
 import { startBusyLoops, startPinned, stopProcesses, waitForExit } from './run/processes';
-import { benchDir, buildOurServer, startTargetServer, TARGETS } from './run/targets';
+import { benchDir, buildOurServer, generatorNode, startTargetServer, TARGETS } from './run/targets';
 import { GROUP_SIZE, groupIdOf, MESSAGE_CONTENT, seededRandom } from './shared/population';
 import { processCpuMicros, processRssKb, readCpuTimes, stealPercent } from './shared/proc';
 import { benchTempDir } from './shared/tmpfs';
@@ -300,7 +300,7 @@ async function run(): Promise<void> {
     const { server, port } = await startTargetServer(spec, dataDir, started);
     const out = path.join(dataDir, 'storm-result.json');
     const config: StormConfig = { url: `http://127.0.0.1:${port}`, serverPid: server.pid!, tokensFile, out };
-    const generator = startPinned(1, ['node', '--import', 'tsx', 'reconnect-storm.ts', '--generate'], {
+    const generator = startPinned(1, [...generatorNode(), 'reconnect-storm.ts', '--generate'], {
       cwd: benchDir,
       env: { ...process.env, STORM_CONFIG: JSON.stringify(config) },
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -15,7 +15,7 @@ import { deploySingleNode, type Deployment } from './run/deployment';
 import { handleInterrupts, stopOnInterrupt } from './run/interrupt';
 import { startBusyLoops, sessionNice, startPinned, stopProcesses, waitForExit } from './run/processes';
 import { formatNodeTable, formatTable, nodeRows, resultRows } from './run/table';
-import { benchDir, buildOurServer, LABELS, TARGETS } from './run/targets';
+import { benchDir, buildOurServer, generatorNode, LABELS, TARGETS } from './run/targets';
 import { deployTwoNodesOnPostgres } from './run/two-nodes-postgres';
 import { benchTempDir } from './shared/tmpfs';
 
@@ -62,7 +62,7 @@ async function runTarget(target: Target, busy: readonly ChildProcess[]): Promise
       idleSettleMs: Number(process.env.BENCH_IDLE_SETTLE_MS ?? 3000),
       out,
     };
-    const generator = startPinned(1, ['node', '--import', 'tsx', 'load.ts'], {
+    const generator = startPinned(1, [...generatorNode(), 'load.ts'], {
       cwd: benchDir,
       env: { ...process.env, BENCH_CONFIG: JSON.stringify(config) },
       stdio: ['ignore', 'inherit', 'inherit'],

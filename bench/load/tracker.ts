@@ -28,6 +28,9 @@ export class MessageTracker {
   private readonly receivedBy: Uint32Array;
   /** The slowest delivery of each message to another member (ms), for the timeline (BENCH_TIMELINE). */
   readonly slowest: Float32Array;
+  /** Each message's send lag and ack latency (ms from its planned time), for the timeline. */
+  readonly lag: Float32Array;
+  readonly ackMs: Float32Array;
   private readonly phases: PhaseCounters[] = [];
 
   constructor(
@@ -42,6 +45,8 @@ export class MessageTracker {
     this.acked = new Uint8Array(capacity);
     this.receivedBy = new Uint32Array(capacity);
     this.slowest = new Float32Array(capacity);
+    this.lag = new Float32Array(capacity);
+    this.ackMs = new Float32Array(capacity);
   }
 
   startPhase(): number {
@@ -63,7 +68,8 @@ export class MessageTracker {
     const counters = this.counters(messageNo)!;
     counters.sent++;
     counters.expectedSameNode += this.sameNodePeers(this.sender[messageNo]!);
-    counters.sendLag.push(now - this.scheduledAt[messageNo]!);
+    this.lag[messageNo] = now - this.scheduledAt[messageNo]!;
+    counters.sendLag.push(this.lag[messageNo]!);
   }
 
   ack(mid: number, now: number): void {
@@ -74,7 +80,8 @@ export class MessageTracker {
     else {
       this.acked[messageNo] = 1;
       counters.acks++;
-      counters.ackLatency.push(now - this.scheduledAt[messageNo]!);
+      this.ackMs[messageNo] = now - this.scheduledAt[messageNo]!;
+      counters.ackLatency.push(this.ackMs[messageNo]!);
     }
   }
 

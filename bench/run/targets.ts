@@ -40,7 +40,7 @@ export const TARGETS: Record<SingleNodeTarget, TargetSpec> = {
     name: 'plain-ws',
     label: LABELS['plain-ws'],
     server: (dataDir, port) => ({
-      command: [...tsxNode, 'baselines/plain-ws.ts'],
+      command: [...baselineNode(), 'baselines/plain-ws.ts'],
       cwd: benchDir,
       env: { DATA_DIR: dataDir, PORT: String(port) },
     }),
@@ -49,7 +49,7 @@ export const TARGETS: Record<SingleNodeTarget, TargetSpec> = {
     name: 'socketio',
     label: LABELS.socketio,
     server: (dataDir, port) => ({
-      command: [...tsxNode, 'baselines/express-socketio.ts'],
+      command: [...baselineNode(), 'baselines/express-socketio.ts'],
       cwd: benchDir,
       env: { DATA_DIR: dataDir, PORT: String(port) },
     }),
@@ -63,6 +63,22 @@ export const TARGETS: Record<SingleNodeTarget, TargetSpec> = {
     'BENCH_ALT_NODE_ARGS',
   ),
 };
+
+/**
+ * The load generator's node. Its GC stays on its own thread (`--single-threaded-gc`): pinned to one core,
+ * V8's helper threads only took turns with it, and its 5–12 ms pauses (receives timestamped late, sends
+ * going out late) made most of every target's p99 at 1,000 msg/s. BENCH_GENERATOR_NODE_ARGS replaces the flag.
+ */
+export function generatorNode(): string[] {
+  const flags = (process.env.BENCH_GENERATOR_NODE_ARGS ?? '--single-threaded-gc').split(' ').filter(Boolean);
+  return [tsxNode[0]!, ...flags, ...tsxNode.slice(1)];
+}
+
+/** The baselines' node, with BENCH_BASELINE_NODE_ARGS (e.g. the start script's V8 flags, for a like-for-like floor). */
+function baselineNode(): string[] {
+  const extra = process.env.BENCH_BASELINE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return [tsxNode[0]!, ...extra, ...tsxNode.slice(1)];
+}
 
 function oursTarget(name: Target, label: string, main: string, extraArgsVar: string): TargetSpec {
   return {
