@@ -1,5 +1,14 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -34,7 +43,10 @@ export async function startPrivatePostgres(port: number): Promise<PrivatePostgre
   const data = path.join(dir, 'data');
   const logFile = path.join(dir, 'postgres.log');
   let postmaster: ChildProcess | undefined;
+  const statementsFile = process.env.BENCH_PG_STATEMENTS;
   const stop = async () => {
+    if (postmaster && statementsFile) await dumpStatements(port, statementsFile);
+    if (statementsFile && process.env.BENCH_PG_EXPLAIN) copyFileSync(logFile, `${statementsFile}.log`);
     if (postmaster) await stopProcesses([postmaster], 10_000, 'SIGINT');
     rmSync(dir, { recursive: true, force: true });
   };
@@ -69,6 +81,17 @@ export async function startPrivatePostgres(port: number): Promise<PrivatePostgre
       [
         ...['-D', data, '-p', String(port), '-k', dir],
         ...['-c', 'listen_addresses=127.0.0.1', '-c', 'dynamic_shared_memory_type=mmap'],
+        ...(statementsFile ? ['-c', 'shared_preload_libraries=pg_stat_statements,auto_explain'] : []),
+        ...(process.env.BENCH_PG_EXPLAIN
+          ? [
+              '-c',
+              'auto_explain.log_min_duration=0',
+              '-c',
+              'auto_explain.log_analyze=on',
+              '-c',
+              `auto_explain.sample_rate=${process.env.BENCH_PG_EXPLAIN}`,
+            ]
+          : []),
       ],
       { ...asOwner, cwd: dir, detached: true, stdio: ['ignore', log, log] },
     );
@@ -78,10 +101,47 @@ export async function startPrivatePostgres(port: number): Promise<PrivatePostgre
     await admin.connect();
     await admin.query(`CREATE DATABASE ${DATABASE}`);
     await admin.end();
+    if (statementsFile) {
+      const db = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: DATABASE });
+      await db.connect();
+      await db.query('CREATE EXTENSION pg_stat_statements');
+      await db.end();
+    }
     return { url: `postgres://postgres@127.0.0.1:${port}/${DATABASE}`, pid: postmaster.pid!, stop };
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/**
+ * BENCH_PG_STATEMENTS=<file> (a diagnostic run, never a measured one: the extension costs CPU itself): the
+ * run's statements by total execution time, with calls and rows, from pg_stat_statements, as the cluster
+ * stops.
+ */
+async function dumpStatements(port: number, file: string): Promise<void> {
+  const db = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: DATABASE });
+  try {
+    await db.connect();
+    const { rows } = await db.query<{
+      calls: string;
+      total_ms: number;
+      mean_us: number;
+      rows: string;
+      query: string;
+    }>(
+      `SELECT calls, round(total_exec_time::numeric, 1)::float AS total_ms,
+              round((1000 * mean_exec_time)::numeric, 1)::float AS mean_us, rows, query
+         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 40`,
+    );
+    const lines = rows.map((r) =>
+      [r.calls, r.total_ms, r.mean_us, r.rows, r.query.replace(/\s+/g, ' ')].join('\t'),
+    );
+    writeFileSync(file, ['calls\ttotal_ms\tmean_us\trows\tquery', ...lines].join('\n') + '\n');
+  } catch (error) {
+    process.stderr.write(`pg_stat_statements: ${error instanceof Error ? error.message : String(error)}\n`);
+  } finally {
+    await db.end().catch(() => undefined);
   }
 }
 
