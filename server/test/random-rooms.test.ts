@@ -227,6 +227,38 @@ describe('random rooms', () => {
     cat.ws.send({ type: 'leave-random-queue' });
   });
 
+  it('a Cancel that overtakes its own Find’s checks cancels it: not queued, never matched', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    // Ann's queueing read is held until her Cancel is in: on a loaded server (or across nodes) the Cancel
+    // can arrive while the server still checks the Find.
+    const transactor = server.deps.transactor;
+    const read = transactor.read.bind(transactor);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    transactor.read = async (fn) => {
+      await held;
+      return read(fn);
+    };
+    try {
+      queue(ann.ws, 'chat');
+      await WsClient.settle(30);
+      ann.ws.send({ type: 'leave-random-queue' });
+      await WsClient.settle(30);
+    } finally {
+      transactor.read = read;
+      release();
+    }
+    await WsClient.settle(100);
+    queue(bob.ws, 'chat');
+    await bob.ws.waitFor((f) => f.type === 'random-queue');
+    await WsClient.settle(200);
+    expect(ann.ws.frames.some((f) => f.type === 'random-queue')).toBe(false);
+    expect(ann.ws.frames.some(isMatch)).toBe(false);
+    expect(bob.ws.frames.some(isMatch)).toBe(false);
+    bob.ws.send({ type: 'leave-random-queue' });
+  });
+
   it('a dropped connection: the partner hears `disconnected` after the grace unless the student is back', async () => {
     const ann = await student(server, 'Ann');
     const bob = await student(server, 'Bob');

@@ -78,6 +78,12 @@ export class RandomTalk {
   private closing = false;
   /** Counts the terms this node stopped coordinating: a queueing read across one is dropped. */
   private era = 0;
+  /**
+   * Counts each connection's Cancels: a queueing whose read a Cancel overtook is dropped. Sent right after
+   * Find, the Cancel found no wait to leave and was lost, and the student was queued (and matched) after
+   * they had cancelled.
+   */
+  private readonly cancels = new WeakMap<Session, number>();
   /** Rooms opened whose sides have not been told yet (until the room is stored: see open). */
   private readonly unannounced = new Set<Room<Session>>();
 
@@ -137,6 +143,7 @@ export class RandomTalk {
     const refuse = (code: Extract<RandomServerFrame, { type: 'random-refused' }>['code'], error: string) =>
       session.send({ type: 'random-refused', code, error });
     if (this.joins.hitNow(userId) > 0) return refuse('rateLimited', SERVER_MSG.tooManyRequests);
+    const cancels = this.cancels.get(session) ?? 0;
     let read;
     try {
       read = await this.deps.transactor.read(async (tx) => {
@@ -149,8 +156,10 @@ export class RandomTalk {
       if (err instanceof Refusal) return refuse('verification', RANDOM_MSG.verificationRequired);
       throw err;
     }
-    // Awaited: the socket may have closed, the server begun to stop, or this node stopped coordinating.
+    // Awaited: the socket may have closed, the student cancelled, the server begun to stop, or this node
+    // stopped coordinating.
     if (this.closing || era !== this.era || session.closed) return;
+    if ((this.cancels.get(session) ?? 0) !== cancels) return;
     if (!read) return refuse('unavailable', RANDOM_MSG.unavailable);
     const { student, restriction, blocked } = read;
     this.online.read(student);
@@ -191,6 +200,7 @@ export class RandomTalk {
   }
 
   private leaveQueue(session: Session): void {
+    this.cancels.set(session, (this.cancels.get(session) ?? 0) + 1);
     // Only the connection that queued: a stale screen elsewhere must not cancel this device's wait.
     if (this.state.queues.waiting(session.userId)?.holder.session === session)
       this.state.queues.leave(session.userId);
