@@ -67,7 +67,7 @@ export const TARGETS: Record<SingleNodeTarget, TargetSpec> = {
 /**
  * The load generator's node. Its GC stays on its own thread (`--single-threaded-gc`): pinned to one core,
  * V8's helper threads only took turns with it, and its 5–12 ms pauses (receives timestamped late, sends
- * going out late) made most of every target's p99 at 1,000 msg/s. BENCH_GENERATOR_NODE_ARGS replaces the flag.
+ * going out late) made about half of the clusters of slow messages at 1,000 msg/s. BENCH_GENERATOR_NODE_ARGS replaces the flag.
  */
 export function generatorNode(): string[] {
   const flags = (process.env.BENCH_GENERATOR_NODE_ARGS ?? '--single-threaded-gc').split(' ').filter(Boolean);

@@ -19,6 +19,7 @@ import {
   sdp,
   startCallServer,
 } from './calls-helpers';
+import { holdCalls } from './support/held-call';
 import { testClock, type TestServer } from './support/test-server';
 import { createUser, WsClient } from './support/ws-client';
 
@@ -285,20 +286,13 @@ describe('ringing and answering', () => {
     await befriend(server, ann, bob);
     // The offer's presence lookup is held until the hang-up is in: on a loaded machine (or across nodes)
     // the caller's `call:end` can overtake the server's checks of its own offer.
-    const realtime = server.deps.realtime;
-    const lookup = realtime.isOnlineAnywhere.bind(realtime);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    realtime.isOnlineAnywhere = async (userId) => {
-      await held;
-      return lookup(userId);
-    };
+    const lookup = holdCalls(server.deps.realtime, 'isOnlineAnywhere');
     try {
       const id = offer(annWs, bob);
       await WsClient.settle(30);
       hangUp(annWs, id, bob);
       await WsClient.settle(30);
-      release();
+      lookup.release();
       expect(await annWs.waitFor((f) => f.type === 'call_logged')).toMatchObject({
         log: { status: 'cancelled', duration: 0 },
       });
@@ -307,7 +301,8 @@ describe('ringing and answering', () => {
       expect(annWs.frames.some(frameOf('call:ringing', id))).toBe(false);
       expect(annWs.frames.some(endOf(id))).toBe(false);
     } finally {
-      realtime.isOnlineAnywhere = lookup;
+      lookup.restore();
+      lookup.release();
     }
   });
 

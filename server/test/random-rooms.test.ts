@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { holdCalls } from './support/held-call';
 import { WsClient } from './support/ws-client';
 import type { TestServer } from './support/test-server';
 import {
@@ -232,22 +233,15 @@ describe('random rooms', () => {
     const bob = await student(server, 'Bob');
     // Ann's queueing read is held until her Cancel is in: on a loaded server (or across nodes) the Cancel
     // can arrive while the server still checks the Find.
-    const transactor = server.deps.transactor;
-    const read = transactor.read.bind(transactor);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    transactor.read = async (fn) => {
-      await held;
-      return read(fn);
-    };
+    const read = holdCalls(server.deps.transactor, 'read');
     try {
       queue(ann.ws, 'chat');
       await WsClient.settle(30);
       ann.ws.send({ type: 'leave-random-queue' });
       await WsClient.settle(30);
     } finally {
-      transactor.read = read;
-      release();
+      read.restore();
+      read.release();
     }
     await WsClient.settle(100);
     queue(bob.ws, 'chat');

@@ -180,32 +180,25 @@ export class CallSignalling {
 
     const hidden = verdict === 'hidden';
     const startedAt = this.deps.now();
-    if (placing.hungUp)
-      // Nothing rang yet: as a call hung up before it rang anywhere.
-      return this.log({
+    // A call that never rang anywhere, logged as it ended.
+    const unplaced = (status: 'cancelled' | 'missed') =>
+      this.log({
         logId: randomUUID(),
         callerId,
         calleeId,
         callType,
         startedAt,
-        status: 'cancelled',
+        status,
         duration: 0,
         calleeHidden: hidden,
       });
+    // Hung up while it was being checked: nothing rang yet.
+    if (placing.hungUp) return unplaced('cancelled');
     // A callee who blocked the caller is answered for exactly as any other: busy when in a call, ringing
     // when online (their presence is hidden from the caller anyway), then no answer.
     if (this.calls.callOf(calleeId)) {
       session.send(ended(callId, 'busy', CALL_MSG.busy));
-      return this.log({
-        logId: randomUUID(),
-        callerId,
-        calleeId,
-        callType,
-        startedAt,
-        status: 'missed',
-        duration: 0,
-        calleeHidden: hidden,
-      });
+      return unplaced('missed');
     }
     const rang = !hidden && online;
     const call: LiveCall = {
