@@ -128,7 +128,7 @@ export class CallSignalling {
   // ---- frames
 
   private async offer(session: Session, frame: CallOfferFrame): Promise<void> {
-    const { callId, to: calleeId } = frame;
+    const { callId, to: calleeId, callType, signal } = frame;
     const callerId = session.userId;
     const refuse = (error: string) => session.send(ended(callId, 'refused', error));
     const era = this.era;
@@ -140,38 +140,14 @@ export class CallSignalling {
     if (this.placing.has(callId)) return refuse(CALL_MSG.failed);
     const placing = { callerId, calleeId, hungUp: false };
     this.placing.set(callId, placing);
+    let checked: Awaited<ReturnType<CallSignalling['check']>>;
     try {
-      await this.place(session, frame, placing, era, refuse);
+      checked = await this.check(callerId, calleeId);
     } finally {
       if (this.placing.get(callId) === placing) this.placing.delete(callId);
     }
-  }
-
-  /** The rest of `offer`, once nothing stands in the way that can be told without reading. */
-  private async place(
-    session: Session,
-    frame: CallOfferFrame,
-    placing: { hungUp: boolean },
-    era: number,
-    refuse: (error: string) => void,
-  ): Promise<void> {
-    const { callId, to: calleeId, callType, signal } = frame;
-    const callerId = session.userId;
-    let decided: { verdict: Placement; from: UserRef | undefined };
-    try {
-      decided = await this.deps.transactor.read(async (tx) => {
-        // Placing a call takes part (the access policy); answering, rejecting and hanging up are open.
-        await this.participation(tx, callerId);
-        return { verdict: await placement(tx, callerId, calleeId), from: await this.refs.get(tx, callerId) };
-      });
-    } catch (err) {
-      if (err instanceof Refusal) return refuse(err.message);
-      throw err;
-    }
-    const { verdict, from } = decided;
-    if (typeof verdict === 'object') return refuse(verdict.refused);
-    // On any node of the deployment (this one coordinates the calls of all: coordinated.ts).
-    const online = await this.deps.realtime.isOnlineAnywhere(calleeId);
+    if (typeof checked === 'string') return refuse(checked);
+    const { verdict, from, online } = checked;
     // Awaited: the world may have moved (the socket closed, another offer of this user went first, or
     // this node stopped coordinating).
     if (this.closing || era !== this.era || session.closed || !from) return;
@@ -226,6 +202,31 @@ export class CallSignalling {
         this.deps.realtime.sendToUsers([calleeId], { type: 'call:offer', callId, from, callType, signal });
       if (online) session.send({ type: 'call:ringing', callId });
     });
+  }
+
+  /**
+   * What placing a call reads: whether the caller may call the callee (a refusal's message if not), the
+   * caller's card, and whether the callee is online on any node of the deployment (this one coordinates the
+   * calls of all: coordinated.ts).
+   */
+  private async check(
+    callerId: string,
+    calleeId: string,
+  ): Promise<string | { verdict: 'ring' | 'hidden'; from: UserRef | undefined; online: boolean }> {
+    let decided: { verdict: Placement; from: UserRef | undefined };
+    try {
+      decided = await this.deps.transactor.read(async (tx) => {
+        // Placing a call takes part (the access policy); answering, rejecting and hanging up are open.
+        await this.participation(tx, callerId);
+        return { verdict: await placement(tx, callerId, calleeId), from: await this.refs.get(tx, callerId) };
+      });
+    } catch (err) {
+      if (err instanceof Refusal) return err.message;
+      throw err;
+    }
+    const { verdict, from } = decided;
+    if (typeof verdict === 'object') return verdict.refused;
+    return { verdict, from, online: await this.deps.realtime.isOnlineAnywhere(calleeId) };
   }
 
   /** The first answer from any of the callee's devices takes the call; a later one is told it is over. */
