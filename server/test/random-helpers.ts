@@ -87,9 +87,11 @@ export async function student(
   return { user, ws: await connect(server, user) };
 }
 
-export function queue(ws: WsClient, kind: RandomKind, filters?: FocusedFiltersInput): void {
-  if (kind === 'chat') ws.send({ type: 'join-random', ...(filters ? { filters } : {}) });
-  else ws.send({ type: 'find-partner', kind, ...(filters ? { filters } : {}) });
+/** Find; `retry`: sent again by a device that heard nothing back (protocol: RANDOM_FIND_RETRY_MS). */
+export function queue(ws: WsClient, kind: RandomKind, filters?: FocusedFiltersInput, retry?: true): void {
+  const extra = { ...(filters ? { filters } : {}), ...(retry ? { retry } : {}) };
+  if (kind === 'chat') ws.send({ type: 'join-random', ...extra });
+  else ws.send({ type: 'find-partner', kind, ...extra });
 }
 
 export const isMatch = (f: Frame) => f.type === 'partner-found' || f.type === 'random-matched';

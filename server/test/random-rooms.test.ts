@@ -253,6 +253,43 @@ describe('random rooms', () => {
     bob.ws.send({ type: 'leave-random-queue' });
   });
 
+  it('a Find sent again (`retry`) is answered again when the first was taken: the same wait, the same room', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const cat = await student(server, 'Cat');
+    const queued = (f: { type: string }) => f.type === 'random-queue';
+    queue(ann.ws, 'chat');
+    const wait = await ann.ws.waitFor(queued);
+    // Answered again with the same wait (its `since`), not queued anew behind the students who came since.
+    await WsClient.settle(20);
+    let from = ann.ws.frames.length;
+    queue(ann.ws, 'chat', undefined, true);
+    expect(await ann.ws.waitFor(queued, from)).toEqual(wait);
+
+    queue(bob.ws, 'chat');
+    const [found, bobFound] = await Promise.all([ann.ws.waitFor(isMatch), bob.ws.waitFor(isMatch)]);
+    // Matched meanwhile (the match was lost on its way, say): the match again, and the room goes on.
+    from = ann.ws.frames.length;
+    const bobFrom = bob.ws.frames.length;
+    queue(ann.ws, 'chat', undefined, true);
+    expect(await ann.ws.waitFor(isMatch, from)).toEqual(found);
+    ann.ws.send({ type: 'random-typing', roomId: found.roomId, typing: true });
+    expect(await bob.ws.waitFor((f) => f.type === 'random-typing', bobFrom)).toMatchObject({
+      roomId: bobFound.roomId,
+      typing: true,
+    });
+    expect(bob.ws.frames.slice(bobFrom).some(endOf(bobFound.roomId as string))).toBe(false);
+
+    // Another of Ann's connections holds neither: its retry is a Find like any, and moves her there.
+    const annPhone = await connect(server, ann.user);
+    queue(annPhone, 'chat', undefined, true);
+    expect(await ann.ws.waitFor(endOf(found.roomId as string))).toMatchObject({ reason: 'other_device' });
+    await annPhone.waitFor(queued);
+    // A retry whose first Find never arrived queues.
+    queue(cat.ws, 'audio', undefined, true);
+    expect(await cat.ws.waitFor(queued)).toMatchObject({ kind: 'audio' });
+  });
+
   it('a dropped connection: the partner hears `disconnected` after the grace unless the student is back', async () => {
     const ann = await student(server, 'Ann');
     const bob = await student(server, 'Bob');

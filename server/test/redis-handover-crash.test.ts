@@ -178,7 +178,7 @@ describe('calls when the coordinating node is killed', () => {
 });
 
 describe('random talk when the coordinating node is killed', () => {
-  it('rooms of node 2 go on, the queue waits on, and a room side held on node 1 ends after its grace', async () => {
+  it('rooms of node 2 go on, the queue waits on, a lost Find is sent again, a side held on node 1 ends after its grace', async () => {
     const { node2, onNode1, kill1, leads2 } = await deployment();
     const student = async (node: TestServer, name: string) => {
       const user = await createUser(node2, name);
@@ -203,6 +203,9 @@ describe('random talk when the coordinating node is killed', () => {
     await ivy.waitFor((frame) => frame.type === 'random-queue');
 
     await kill1();
+    // Max's Find goes to the dead coordinator, before node 2 takes over: it is lost.
+    const max = await student(node2, 'Max');
+    queue(max, 'chat');
     await leads2();
     await chatFlows(roomId, gus, hal);
 
@@ -211,6 +214,10 @@ describe('random talk when the coordinating node is killed', () => {
     const [m1, m2] = await Promise.all([ivy.waitFor(isMatch), jo.waitFor(isMatch)]);
     expect(m1.roomId).toBe(m2.roomId);
     expect(ivy.frames.some((frame) => frame.type === 'random-refused')).toBe(false);
+    // Heard nothing back, so his device sends it again (`retry`; RANDOM_FIND_RETRY_MS): now he waits.
+    expect(max.frames.some((frame) => frame.type === 'random-queue' || isMatch(frame))).toBe(false);
+    queue(max, 'chat', undefined, true);
+    await max.waitFor((frame) => frame.type === 'random-queue');
 
     // Kim's side died with node 1: Lou hears it once the grace is over.
     expect(await lou.waitFor(roomEndOf(lost), 0, TIMINGS.randomGrace + 5000)).toMatchObject({

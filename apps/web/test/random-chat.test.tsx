@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, within } from '@testing-library/react';
-import { RANDOM_MSG } from '@campus/protocol';
+import { RANDOM_FIND_RETRY_MS, RANDOM_MSG } from '@campus/protocol';
 import { START_CONNECT_WAIT_MS } from '../src/features/random/random-controller';
 import { RANDOM_TEXT } from '../src/features/random/random-state';
 import { BO, ROOM, randomWorld, renderRandom, serverSends, settle, type RandomWorld } from './random-kit';
@@ -167,6 +167,44 @@ describe('random text chat', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(world.client.randomSent('leave-random-queue')).toEqual([{ type: 'leave-random-queue' }]);
     expect(screen.getByRole('button', { name: RANDOM_MSG.startChat })).toBeTruthy();
+  });
+
+  it('a Find nothing has answered goes again, marked `retry`, until the server answers or the student cancels', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const world = randomWorld();
+    const finds = () => world.client.randomSent('join-random');
+    renderRandom(world, ['/random-chat']);
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startChat }));
+    await screen.findByText(RANDOM_MSG.findingMatch);
+    await settle(RANDOM_FIND_RETRY_MS - 100);
+    expect(finds()).toEqual([{ type: 'join-random' }]);
+    await settle(100);
+    expect(finds()).toEqual([{ type: 'join-random' }, { type: 'join-random', retry: true }]);
+    await settle(RANDOM_FIND_RETRY_MS);
+    expect(finds()).toHaveLength(3);
+    // Answered: it waits, and nothing goes again.
+    serverSends(world, {
+      type: 'random-queue',
+      kind: 'chat',
+      since: new Date().toISOString(),
+      binding: 0,
+      widened: false,
+    });
+    await settle(3 * RANDOM_FIND_RETRY_MS);
+    expect(finds()).toHaveLength(3);
+
+    // Cancelled before any answer: nothing goes again either.
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startChat }));
+    await screen.findByText(RANDOM_MSG.findingMatch);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await settle(3 * RANDOM_FIND_RETRY_MS);
+    expect(finds()).toEqual([
+      { type: 'join-random' },
+      { type: 'join-random', retry: true },
+      { type: 'join-random', retry: true },
+      { type: 'join-random' },
+    ]);
   });
 
   it('leaving the screen leaves the room; a dropped connection ends it here and tells the server once back', async () => {

@@ -93,8 +93,8 @@ export class RandomTalk {
   };
 
   readonly frames: FrameHandlers<RandomSessionFrame> = {
-    'find-partner': (s, f) => this.queue(s, f.kind, f.filters),
-    'join-random': (s, f) => this.queue(s, 'chat', f.filters),
+    'find-partner': (s, f) => this.find(s, f.kind, f.filters, f.retry),
+    'join-random': (s, f) => this.find(s, 'chat', f.filters, f.retry),
     'leave-random-queue': (s) => this.leaveQueue(s),
     'leave-random-room': (s, f) => this.leaveRoom(s, f.roomId),
     'end-call': (s, f) => this.leaveRoom(s, f.roomId),
@@ -136,7 +136,37 @@ export class RandomTalk {
 
   // ---- queueing
 
-  private async queue(session: Session, kind: RandomKind, filters: FocusedFilters = EMPTY_FILTERS) {
+  /**
+   * Find. A retry (the device heard nothing back: its first may have died with a crashed coordinator) is
+   * answered again when the first made it, before and after the read; else it queues as a first one does.
+   */
+  private async find(session: Session, kind: RandomKind, filters?: FocusedFilters, retry?: true) {
+    if (retry && this.answerAgain(session, kind)) return;
+    await this.queue(session, kind, filters, retry);
+  }
+
+  /**
+   * The answer to a Find already taken, again, to the connection that sent it: its wait's `random-queue`
+   * (once stored, as the first was) or its room's match (once announced: until then the announcement is on
+   * its way). Starting over instead would reset that wait, or end that room for the partner. False when this
+   * connection holds neither wait nor room of this kind: then the Find was lost, and it queues.
+   */
+  private answerAgain(session: Session, kind: RandomKind): boolean {
+    const wait = this.state.queues.waiting(session.userId);
+    if (wait?.holder.session === session && wait.kind === kind) {
+      this.state.stored.afterWritten(() => this.waitFrame(wait, false));
+      return true;
+    }
+    const room = this.state.rooms.roomOf(session.userId);
+    if (!room || room.kind !== kind) return false;
+    const i = room.sides.findIndex((side) => side.userId === session.userId);
+    const me = room.sides[i]!;
+    if (me.holder !== session) return false;
+    if (!this.unannounced.has(room)) session.send(matchFrame(room, me, room.sides[1 - i]!));
+    return true;
+  }
+
+  private async queue(session: Session, kind: RandomKind, filters = EMPTY_FILTERS, retry?: true) {
     const era = this.era;
     if (this.closing) return;
     const { userId } = session;
@@ -165,6 +195,8 @@ export class RandomTalk {
     this.online.read(student);
     if (!student.complete) return refuse('profile', RANDOM_MSG.profileIncomplete);
     if (restriction) return refuse('restricted', randomRestrictionMessage(restriction));
+    // The first Find may have been taken while this one's read ran.
+    if (retry && this.answerAgain(session, kind)) return;
     this.moveOn(session);
     const { seeker, match } = this.state.queues.join({
       userId,

@@ -1,5 +1,6 @@
 import {
   RANDOM,
+  RANDOM_FIND_RETRY_MS,
   hasAnyFilter,
   type FocusedFilters,
   type MessageErrorFrame,
@@ -35,6 +36,9 @@ export interface RandomControllerDeps extends RoomMediaDeps {
  */
 export const START_CONNECT_WAIT_MS = 8_000;
 
+/** Find: queue for random or focused talk. */
+type FindFrame = Extract<RandomClientFrame, { type: 'find-partner' | 'join-random' }>;
+
 /**
  * One random (or focused) talk screen's logic, apart from React: the queue, the room, its text or media,
  * the reveal and the post-room actions. Every way out of a room goes through `toPost` or `teardown`, which
@@ -45,6 +49,8 @@ export class RandomController {
   private readonly listeners = new Set<() => void>();
   private media: RoomMedia | null = null;
   private findingTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Sends the Find again (`retry`) while nothing has answered it: see armFindRetry. */
+  private findRetryTimer: ReturnType<typeof setTimeout> | undefined;
   private status: ConnectionStatus;
   /** Left behind by a dropped connection: the server hears of it once the connection is back. */
   private lostRoom: string | null = null;
@@ -109,13 +115,29 @@ export class RandomController {
       if (!online) return this.failStart(RANDOM_TEXT.offline, null);
     }
     const withFilters = filters ? { filters } : {};
-    const frame: RandomClientFrame =
+    const frame: FindFrame =
       kind === 'chat'
         ? { type: 'join-random', ...withFilters }
         : { type: 'find-partner', kind, ...withFilters };
     if (!this.send(frame)) return this.failStart(RANDOM_TEXT.offline, null);
     this.set({ phase: 'finding', findingSince: this.deps.now() });
     this.armFindingTimer();
+    this.armFindRetry({ ...frame, retry: true });
+  }
+
+  /**
+   * With several server nodes a Find can be lost with the node that coordinates random talk, if it crashes
+   * before it takes it: the search would then show "finding" until the countdown ran out, with nobody
+   * looking. Until something answers (`random-queue`, a match, a refusal, or the search ends here), the Find
+   * goes again every RANDOM_FIND_RETRY_MS, marked `retry`: the server answers it again if the first arrived,
+   * and queues it if not. A connection that drops ends the search anyway (connectionChanged).
+   */
+  private armFindRetry(frame: FindFrame): void {
+    clearTimeout(this.findRetryTimer);
+    this.findRetryTimer = setTimeout(() => {
+      if (this.state.phase !== 'finding') return;
+      if (this.send(frame)) this.armFindRetry(frame);
+    }, RANDOM_FIND_RETRY_MS);
   }
 
   /**
@@ -223,6 +245,7 @@ export class RandomController {
     switch (frame.type) {
       case 'random-queue':
         if (this.waiting() && frame.kind === this.state.kind) {
+          clearTimeout(this.findRetryTimer);
           this.set({ phase: 'finding', widened: frame.widened });
         }
         return;
@@ -331,6 +354,7 @@ export class RandomController {
 
   private connect(frame: Extract<RandomServerFrame, { type: 'partner-found' | 'random-matched' }>): void {
     clearTimeout(this.findingTimer);
+    clearTimeout(this.findRetryTimer);
     this.set(connectedPatch(frame, this.deps.now()));
     if (frame.type !== 'partner-found' || !this.media) return;
     this.media.connect(frame.isInitiator).catch((error: unknown) => {
@@ -387,6 +411,7 @@ export class RandomController {
   /** Timers off, media closed (every local track stopped). */
   private teardown(): void {
     clearTimeout(this.findingTimer);
+    clearTimeout(this.findRetryTimer);
     this.media?.close();
     this.media = null;
   }
