@@ -22,14 +22,22 @@ export function sdp(type: 'offer' | 'answer') {
   return { type, sdp: `v=0\r\no=- ${randomUUID()} 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\n` };
 }
 
-/** Places a call from `ws` to `to`; returns its id. */
+/** Places a call from `ws` to `to`; returns its id. `retry`: the same offer sent again (see the protocol). */
 export function offer(
   ws: WsClient,
   to: TestUser,
   callType: CallType = 'audio',
   callId: string = randomUUID(),
+  retry?: true,
 ): string {
-  ws.send({ type: 'call:offer', callId, to: to.id, callType, signal: sdp('offer') });
+  ws.send({
+    type: 'call:offer',
+    callId,
+    to: to.id,
+    callType,
+    signal: sdp('offer'),
+    ...(retry ? { retry } : {}),
+  });
   return callId;
 }
 

@@ -127,7 +127,7 @@ describe('who may call whom', () => {
       const id = offer(annWs, callee);
       await WsClient.settle(RING_MS / 2);
       const calls = () => annWs.frames.slice(from).filter((f) => f.type.startsWith('call:'));
-      expect(calls().map((f) => f.type)).toEqual(['call:ringing']);
+      expect(calls().map((f) => f.type)).toEqual(['call:placed', 'call:ringing']);
       expect(await annWs.waitFor(endOf(id), from)).toEqual({
         type: 'call:end',
         callId: id,
@@ -138,7 +138,7 @@ describe('who may call whom', () => {
       return calls().map((f) => f.type);
     };
     expect(await place(bob)).toEqual(await place(off));
-    expect(await place(off)).toEqual(['call:ringing', 'call:end']);
+    expect(await place(off)).toEqual(['call:placed', 'call:ringing', 'call:end']);
 
     // The caller has the log; the blocker neither hears of it live nor finds it in the history or a pull.
     await annWs.waitFor(
@@ -306,6 +306,45 @@ describe('ringing and answering', () => {
     }
   });
 
+  it('an offer sent again (`retry`) is answered again with `call:placed`: nothing rings twice, the call goes on', async () => {
+    const { ann, bob, annWs, bob1, bob2, id } = await ringing();
+    const from = [annWs.frames.length, bob1.frames.length, bob2.frames.length] as const;
+    offer(annWs, bob, 'audio', id, true);
+    expect(await annWs.waitFor(frameOf('call:placed', id), from[0])).toEqual({
+      type: 'call:placed',
+      callId: id,
+    });
+    await WsClient.settle();
+    expect(annWs.frames.slice(from[0]).map((f) => f.type)).toEqual(['call:placed']);
+    expect([bob1.frames.slice(from[1]), bob2.frames.slice(from[2])]).toEqual([[], []]);
+    answer(bob1, id, ann);
+    expect(await annWs.waitFor(frameOf('call:answer', id))).toMatchObject({ from: bob.id });
+  });
+
+  it('a retry that arrives while the first offer is still being checked is answered by it: placed once', async () => {
+    const {
+      users: [ann, bob],
+      sockets: [annWs, bobWs],
+    } = await online(server, 'Ann', 'Bob');
+    await befriend(server, ann, bob);
+    const lookup = holdCalls(server.deps.realtime, 'isOnlineAnywhere');
+    let id: string;
+    try {
+      id = offer(annWs, bob);
+      await WsClient.settle(30);
+      offer(annWs, bob, 'audio', id, true);
+      await WsClient.settle(30);
+    } finally {
+      lookup.restore();
+      lookup.release();
+    }
+    await bobWs.waitFor(frameOf('call:offer', id));
+    await annWs.waitFor(frameOf('call:ringing', id));
+    await WsClient.settle();
+    expect(callFrames(annWs).map((f) => f.type)).toEqual(['call:placed', 'call:ringing']);
+    expect(bobWs.of('call:offer')).toHaveLength(1);
+  });
+
   it('ends unanswered after the ring timeout: no_answer to the caller and every device of the callee', async () => {
     const { annWs, bob1, bob2, id } = await ringing();
     expect(await annWs.waitFor(endOf(id), 0, RING_MS * 5)).toEqual({
@@ -406,7 +445,7 @@ describe('frames that are not a party’s', () => {
     answer(bob2, id, eve);
     reject(bob2, id, eve);
     await WsClient.settle();
-    expect(callFrames(annWs).map((f) => f.type)).toEqual(['call:ringing']);
+    expect(callFrames(annWs).map((f) => f.type)).toEqual(['call:placed', 'call:ringing']);
     expect(callFrames(eveWs)).toEqual([]);
     answer(bob1, id, ann);
     expect(await annWs.waitFor(frameOf('call:answer', id))).toMatchObject({ from: bob.id });

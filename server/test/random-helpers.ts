@@ -87,7 +87,7 @@ export async function student(
   return { user, ws: await connect(server, user) };
 }
 
-/** Find; `retry`: sent again by a device that heard nothing back (protocol: RANDOM_FIND_RETRY_MS). */
+/** Find; `retry`: sent again by a device that heard nothing back (REALTIME_TIMING.unansweredRetryMs). */
 export function queue(ws: WsClient, kind: RandomKind, filters?: FocusedFiltersInput, retry?: true): void {
   const extra = { ...(filters ? { filters } : {}), ...(retry ? { retry } : {}) };
   if (kind === 'chat') ws.send({ type: 'join-random', ...extra });

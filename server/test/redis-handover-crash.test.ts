@@ -3,8 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { endOf, frameOf, hangUp, logsOf } from './calls-helpers';
-import { chatFlows, connecting, ending, friends, placeCall, rollCalls, until } from './handover-helpers';
+import { endOf, frameOf, hangUp, logsOf, offer } from './calls-helpers';
+import {
+  chatFlows,
+  connecting,
+  ending,
+  friends,
+  placeCall,
+  rollCalls,
+  seenOnline,
+  until,
+} from './handover-helpers';
 import { isMatch, queue, endOf as roomEndOf, setProfile } from './random-helpers';
 import { requireRedis, TEST_REDIS_URL, testRedisConfig } from './support/redis';
 import { startServerProcess, type ServerProcess } from './support/server-process';
@@ -118,7 +127,7 @@ async function deployment() {
 const connect = connecting(sockets);
 
 describe('calls when the coordinating node is killed', () => {
-  it('live and ringing calls go on under node 2, logged once; a party of the dead node resumes on node 2', async () => {
+  it('live and ringing calls go on under node 2, logged once; a party of the dead node resumes on node 2; a lost offer is sent again', async () => {
     const { node2, onNode1, kill1, leads2, stored } = await deployment();
     // Ann and Bob on node 2, in a call.
     const [ann, bob] = await friends(node2, 'Ann', 'Bob');
@@ -137,8 +146,13 @@ describe('calls when the coordinating node is killed', () => {
     await stored('calls', 'state', `c:${cut}`, 'node 1 to store the answered call', (value) => {
       return (JSON.parse(value) as { state?: string }).state === 'active';
     });
+    // Gil and Hal on node 2: Gil's call will go out while no node coordinates.
+    const [gil, hal] = await friends(node2, 'Gil', 'Hal');
+    const [g, h] = [await connect(node2, gil), await connect(node2, hal)];
+    await seenOnline(node2, hal);
 
     await kill1();
+    const lostCall = offer(g, hal);
     // Ed's client reconnects at once, to node 2, and claims the call while no node coordinates.
     await e.waitClose();
     const back = await connect(node2, ed);
@@ -161,6 +175,11 @@ describe('calls when the coordinating node is killed', () => {
     await back.waitFor((frame) => frame.type === 'call_logged');
     await c.waitFor((frame) => frame.type === 'call_logged');
     await WsClient.settle(500);
+    // Gil's offer died with node 1. Heard nothing back, his device sends it again (`retry`): Hal's rings.
+    expect([g, h].some((ws) => ws.frames.some((frame) => frame.callId === lostCall))).toBe(false);
+    offer(g, hal, 'audio', lostCall, true);
+    expect(await g.waitFor(frameOf('call:placed', lostCall))).toBeDefined();
+    expect(await h.waitFor(frameOf('call:offer', lostCall))).toBeDefined();
 
     const seconds = (endedAt - answeredAt) / 1000;
     const [annLogs, bobLogs] = [(await logsOf(node2, ann)).logs, (await logsOf(node2, bob)).logs];
@@ -214,7 +233,7 @@ describe('random talk when the coordinating node is killed', () => {
     const [m1, m2] = await Promise.all([ivy.waitFor(isMatch), jo.waitFor(isMatch)]);
     expect(m1.roomId).toBe(m2.roomId);
     expect(ivy.frames.some((frame) => frame.type === 'random-refused')).toBe(false);
-    // Heard nothing back, so his device sends it again (`retry`; RANDOM_FIND_RETRY_MS): now he waits.
+    // Heard nothing back, so his device sends it again (`retry`, after REALTIME_TIMING.unansweredRetryMs): now he waits.
     expect(max.frames.some((frame) => frame.type === 'random-queue' || isMatch(frame))).toBe(false);
     queue(max, 'chat', undefined, true);
     await max.waitFor((frame) => frame.type === 'random-queue');

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { CALL_MSG } from '@campus/protocol';
+import { CALL_MSG, REALTIME_TIMING } from '@campus/protocol';
 import { ICE_POLICY_KEY } from '../src/features/calls/rtc-config';
 import { ANSWER, callWorld, OFFER, RTC, renderCalls, SAM, type CallWorld } from './calls-kit';
 
@@ -135,6 +135,38 @@ describe('outgoing call overlay', () => {
     expect(within(overlay()).getByText(CALL_MSG.notConnected)).toBeTruthy();
     expect(world.getUserMedia).not.toHaveBeenCalled();
     expect(world.client.callFrames).toEqual([]);
+  });
+
+  it('an offer the server has not answered goes again, marked `retry`, until the server answers it', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const world = callWorld();
+      await callSam(world);
+      const offer = await offerSent(world);
+      const offers = () => world.client.callFrames.filter((f) => f.type === 'call:offer');
+      const retryMs = REALTIME_TIMING.unansweredRetryMs;
+      act(() => {
+        vi.advanceTimersByTime(retryMs - 100);
+      });
+      expect(offers()).toEqual([offer]);
+      act(() => {
+        vi.advanceTimersByTime(100);
+      });
+      expect(offers()).toEqual([offer, { ...offer, retry: true }]);
+      act(() => {
+        vi.advanceTimersByTime(retryMs);
+      });
+      expect(offers()).toHaveLength(3);
+      // Placed: nothing goes again, and the call still waits for Sam.
+      act(() => world.client.emitCallFrame({ type: 'call:placed', callId: offer.callId }));
+      act(() => {
+        vi.advanceTimersByTime(3 * retryMs);
+      });
+      expect(offers()).toHaveLength(3);
+      expect(screen.getByRole('dialog', { name: 'Calling Sam Lee…' })).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('Escape cancels the call', async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, within } from '@testing-library/react';
-import { RANDOM_FIND_RETRY_MS, RANDOM_MSG } from '@campus/protocol';
+import { RANDOM_MSG, REALTIME_TIMING } from '@campus/protocol';
+
+const RETRY_MS = REALTIME_TIMING.unansweredRetryMs;
 import { START_CONNECT_WAIT_MS } from '../src/features/random/random-controller';
 import { RANDOM_TEXT } from '../src/features/random/random-state';
 import { BO, ROOM, randomWorld, renderRandom, serverSends, settle, type RandomWorld } from './random-kit';
@@ -176,11 +178,11 @@ describe('random text chat', () => {
     renderRandom(world, ['/random-chat']);
     fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startChat }));
     await screen.findByText(RANDOM_MSG.findingMatch);
-    await settle(RANDOM_FIND_RETRY_MS - 100);
+    await settle(RETRY_MS - 100);
     expect(finds()).toEqual([{ type: 'join-random' }]);
     await settle(100);
     expect(finds()).toEqual([{ type: 'join-random' }, { type: 'join-random', retry: true }]);
-    await settle(RANDOM_FIND_RETRY_MS);
+    await settle(RETRY_MS);
     expect(finds()).toHaveLength(3);
     // Answered: it waits, and nothing goes again.
     serverSends(world, {
@@ -190,7 +192,7 @@ describe('random text chat', () => {
       binding: 0,
       widened: false,
     });
-    await settle(3 * RANDOM_FIND_RETRY_MS);
+    await settle(3 * RETRY_MS);
     expect(finds()).toHaveLength(3);
 
     // Cancelled before any answer: nothing goes again either.
@@ -198,7 +200,7 @@ describe('random text chat', () => {
     fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startChat }));
     await screen.findByText(RANDOM_MSG.findingMatch);
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
-    await settle(3 * RANDOM_FIND_RETRY_MS);
+    await settle(3 * RETRY_MS);
     expect(finds()).toEqual([
       { type: 'join-random' },
       { type: 'join-random', retry: true },

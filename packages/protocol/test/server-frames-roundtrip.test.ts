@@ -209,6 +209,7 @@ const engineFrames: { [T in EngineFrame['type']]: Extract<EngineFrame, { type: T
   'call:answer': { type: 'call:answer', callId, from: 'u2', signal: { type: 'answer', sdp: 'v=0\r\n' } },
   'call:reject': { type: 'call:reject', callId, from: 'u2' },
   'call:end': { type: 'call:end', callId, reason: 'refused', error: 'You are already in a call.' },
+  'call:placed': { type: 'call:placed', callId },
   'call:ringing': { type: 'call:ringing', callId },
   'call:resumed': { type: 'call:resumed', callId },
   'random-queue': { type: 'random-queue', kind: 'chat', since: at, binding: 2, widened: true },

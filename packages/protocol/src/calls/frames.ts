@@ -19,13 +19,20 @@ export type SessionDescription = z.infer<typeof sessionDescriptionSchema>;
 
 // ---- client → server ----
 
-/** The spec's call:offer {to, from, type, signal}: `from` is the signed-in user, so the server sets it. */
+/**
+ * The spec's call:offer {to, from, type, signal}: `from` is the signed-in user, so the server sets it.
+ * `retry`: the same offer sent again by a caller that has heard nothing back (no `call:placed`, nor an end)
+ * for REALTIME_TIMING.unansweredRetryMs: with several nodes the first may have died with the node that
+ * coordinates calls (issue 14). The server answers it again (`call:placed`) if the first arrived, and places
+ * it if not; it never rings the callee twice for one call id.
+ */
 export const callOfferFrameSchema = z.object({
   type: z.literal('call:offer'),
   callId: z.uuid(),
   to: frameId,
   callType: callTypeSchema,
   signal: sessionDescriptionSchema.refine((s) => s.type === 'offer', 'call:offer carries an offer'),
+  retry: z.literal(true).optional(),
 });
 /** The callee's device takes the call: the first answer wins, the callee's other devices stop ringing. */
 export const callAnswerFrameSchema = z.object({
@@ -118,6 +125,11 @@ export const callEndedFrameSchema = z.object({
   /** Text to show, for `refused` (and the other reasons where the overlay says something). */
   error: z.string().optional(),
 });
+/**
+ * The offer was taken and the call placed (to the caller's calling device, before `call:ringing`, whether or
+ * not the callee is reachable): the caller stops sending the offer again.
+ */
+export const callPlacedFrameSchema = z.object({ type: z.literal('call:placed'), callId: z.uuid() });
 /** The call is ringing on at least one of the callee's devices (the caller's overlay may say so). */
 export const callRingingFrameSchema = z.object({ type: z.literal('call:ringing'), callId: z.uuid() });
 /** A `call:resume` was accepted: the call goes on with this connection. */
@@ -128,6 +140,7 @@ export const callServerFrameSchemas = [
   callAnsweredFrameSchema,
   callRejectedFrameSchema,
   callEndedFrameSchema,
+  callPlacedFrameSchema,
   callRingingFrameSchema,
   callResumedFrameSchema,
 ] as const;
@@ -135,6 +148,7 @@ export type IncomingCallFrame = z.infer<typeof incomingCallFrameSchema>;
 export type CallAnsweredFrame = z.infer<typeof callAnsweredFrameSchema>;
 export type CallRejectedFrame = z.infer<typeof callRejectedFrameSchema>;
 export type CallEndedFrame = z.infer<typeof callEndedFrameSchema>;
+export type CallPlacedFrame = z.infer<typeof callPlacedFrameSchema>;
 export type CallRingingFrame = z.infer<typeof callRingingFrameSchema>;
 export type CallResumedFrame = z.infer<typeof callResumedFrameSchema>;
 export type CallServerFrame =
@@ -142,6 +156,7 @@ export type CallServerFrame =
   | CallAnsweredFrame
   | CallRejectedFrame
   | CallEndedFrame
+  | CallPlacedFrame
   | CallRingingFrame
   | CallResumedFrame;
 

@@ -29,18 +29,11 @@ const roomId = frameId;
 
 /*
  * `retry` on a Find (find-partner, join-random): the same Find sent again by a device that has heard nothing
- * back (no `random-queue`, match or refusal) for RANDOM_FIND_RETRY_MS. With several nodes the first may have
- * died with the node coordinating random talk (issue 14), and a plain Find would start over: end the room
- * the first one got, or reset its wait. A retry is answered again instead when the first made it (the wait's
- * `random-queue` or the room's match, to this connection), and queues only when it did not.
+ * back (no `random-queue`, match or refusal) for REALTIME_TIMING.unansweredRetryMs. With several nodes the
+ * first may have died with the node coordinating random talk (issue 14), and a plain Find would start over:
+ * end the room the first one got, or reset its wait. A retry is answered again instead when the first made it
+ * (the wait's `random-queue` or the room's match, to this connection), and queues only when it did not.
  */
-
-/**
- * How long a device waits for the answer to its Find before it sends it again (`retry`): past the
- * coordinator's 5 s lease (realtime/lease.ts), so a Find lost with a crashed coordinator reaches its
- * successor. A server answers within milliseconds otherwise.
- */
-export const RANDOM_FIND_RETRY_MS = 7000;
 
 /** Queue for a random audio or video call (the spec: {type:'audio'} on audio, nothing on video). */
 export const findPartnerFrameSchema = z.object({

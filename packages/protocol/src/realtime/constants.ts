@@ -10,6 +10,13 @@ export const REALTIME_TIMING = {
   reconnectMaxMs: 5_000,
   /** How long the server waits for the `hello` frame after the upgrade. */
   helloTimeoutMs: 10_000,
+  /**
+   * A random-talk Find or a call offer that nothing has answered this long is sent again, marked `retry`.
+   * With several nodes one node coordinates random talk and calls, and a frame forwarded to it as it crashes
+   * is lost; its successor takes over once its 5 s lease has lapsed (the server's realtime/lease.ts), so this
+   * is longer. A server answers within milliseconds otherwise.
+   */
+  unansweredRetryMs: 7_000,
 } as const;
 
 export const SYNC = {

@@ -133,6 +133,7 @@ export class CallSignalling {
     const refuse = (error: string) => session.send(ended(callId, 'refused', error));
     const era = this.era;
     if (this.closing) return;
+    if (frame.retry && this.answerAgain(session, callId)) return;
     if (this.offers.hitNow(callerId) > 0) return refuse(CALL_MSG.rateLimited);
     if (calleeId === callerId) return refuse(CALL_MSG.notAllowed);
     const early = this.inUse(callerId, callId);
@@ -200,8 +201,24 @@ export class CallSignalling {
     this.onceStored(call, () => {
       if (rang)
         this.deps.realtime.sendToUsers([calleeId], { type: 'call:offer', callId, from, callType, signal });
+      session.send({ type: 'call:placed', callId });
       if (online) session.send({ type: 'call:ringing', callId });
     });
+  }
+
+  /**
+   * An offer sent again (`retry`) by a caller that heard nothing back: the first may have died with a
+   * crashed coordinator. If it arrived, the caller hears `call:placed` again (once the call is stored, as
+   * after the first), and nothing rings again; if its checks are still under way, they answer. False when
+   * this caller placed no call by this id: then the first was lost, and this one is placed.
+   */
+  private answerAgain(session: Session, callId: string): boolean {
+    const placing = this.placing.get(callId);
+    if (placing) return placing.callerId === session.userId;
+    const call = this.calls.get(callId);
+    if (!call || call.callerId !== session.userId) return false;
+    this.onceStored(call, () => session.send({ type: 'call:placed', callId }));
+    return true;
   }
 
   /**

@@ -3,10 +3,12 @@ import {
   CALL_MSG,
   type CallClientFrame,
   type CallEndedFrame,
+  type CallOfferFrame,
   type CallServerFrame,
   type CallType,
   type IncomingCallFrame,
   type MessageErrorFrame,
+  REALTIME_TIMING,
   type UserRef,
 } from '@campus/protocol';
 import type { ConnectionStatus } from '@campus/sync';
@@ -122,6 +124,8 @@ export class CallController {
     if (frame.type === 'call:offer') return this.ring(frame);
     const s = this.session;
     if (!s || frame.callId !== s.callId) return;
+    // Any answer from the server says the offer arrived.
+    clearTimeout(s.offerRetryTimer);
     switch (frame.type) {
       case 'call:answer':
         if (s.role !== 'caller' || s.answered) return;
@@ -138,6 +142,7 @@ export class CallController {
       case 'call:resumed':
         s.needsResume = false;
         return;
+      case 'call:placed':
       case 'call:ringing':
         return;
     }
@@ -281,6 +286,7 @@ export class CallController {
         if (frame.signal.type !== (s.role === 'caller' ? 'offer' : 'answer')) return;
         if (!this.deps.signals.sendCallFrame(frame)) return this.finish(s, { error: CALL_MSG.notConnected });
         s.announced = true;
+        if (frame.type === 'call:offer') this.armOfferRetry(s, { ...frame, retry: true });
       },
       onStream: (remoteStream) => {
         if (current()) this.set({ remoteStream });
@@ -307,6 +313,20 @@ export class CallController {
     };
   }
 
+  /**
+   * With several server nodes an offer can be lost with the node that coordinates calls, if it crashes
+   * before it takes it: the callee would never ring, and the caller would wait out the ring timeout. Until
+   * the server answers (`call:placed`, or anything else about the call), the offer goes again every
+   * REALTIME_TIMING.unansweredRetryMs, marked `retry`: answered again if the first arrived, placed if not.
+   */
+  private armOfferRetry(s: Session, frame: CallOfferFrame): void {
+    clearTimeout(s.offerRetryTimer);
+    s.offerRetryTimer = setTimeout(() => {
+      if (this.session !== s || s.answered) return;
+      if (this.deps.signals.sendCallFrame(frame)) this.armOfferRetry(s, frame);
+    }, REALTIME_TIMING.unansweredRetryMs);
+  }
+
   /** The peer connection broke: the overlay shows why and the server hears 'failed'. */
   private peerFailed(s: Session, error: string): void {
     this.finish(s, { error, frame: leaveFrame(s, 'failed') });
@@ -318,6 +338,7 @@ export class CallController {
     if (outcome.frame) this.deps.signals.sendCallFrame(outcome.frame);
     clearTimeout(s.iceTimer);
     clearTimeout(s.ringTimer);
+    clearTimeout(s.offerRetryTimer);
     this.deps.ringtone.stop();
     s.peer?.destroy();
     stopStream(s.stream);

@@ -33,6 +33,8 @@ export interface Session {
   needsResume: boolean;
   iceTimer?: ReturnType<typeof setTimeout>;
   ringTimer?: ReturnType<typeof setTimeout>;
+  /** The caller's offer goes again while the server has not answered it (CallController.armOfferRetry). */
+  offerRetryTimer?: ReturnType<typeof setTimeout>;
 }
 
 export interface Outcome {

@@ -1,6 +1,6 @@
 import {
   RANDOM,
-  RANDOM_FIND_RETRY_MS,
+  REALTIME_TIMING,
   hasAnyFilter,
   type FocusedFilters,
   type MessageErrorFrame,
@@ -129,7 +129,7 @@ export class RandomController {
    * With several server nodes a Find can be lost with the node that coordinates random talk, if it crashes
    * before it takes it: the search would then show "finding" until the countdown ran out, with nobody
    * looking. Until something answers (`random-queue`, a match, a refusal, or the search ends here), the Find
-   * goes again every RANDOM_FIND_RETRY_MS, marked `retry`: the server answers it again if the first arrived,
+   * goes again every REALTIME_TIMING.unansweredRetryMs, marked `retry`: the server answers it again if the first arrived,
    * and queues it if not. A connection that drops ends the search anyway (connectionChanged).
    */
   private armFindRetry(frame: FindFrame): void {
@@ -137,7 +137,7 @@ export class RandomController {
     this.findRetryTimer = setTimeout(() => {
       if (this.state.phase !== 'finding') return;
       if (this.send(frame)) this.armFindRetry(frame);
-    }, RANDOM_FIND_RETRY_MS);
+    }, REALTIME_TIMING.unansweredRetryMs);
   }
 
   /**

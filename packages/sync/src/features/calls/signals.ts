@@ -16,6 +16,7 @@ export class CallSignals extends LiveChannel<CallClientFrame, CallServerFrame> {
       'call:answer': emit,
       'call:reject': emit,
       'call:end': emit,
+      'call:placed': emit,
       'call:ringing': emit,
       'call:resumed': emit,
     };
