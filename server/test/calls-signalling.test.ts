@@ -318,7 +318,13 @@ describe('ringing and answering', () => {
     expect(annWs.frames.slice(from[0]).map((f) => f.type)).toEqual(['call:placed']);
     expect([bob1.frames.slice(from[1]), bob2.frames.slice(from[2])]).toEqual([[], []]);
     answer(bob1, id, ann);
-    expect(await annWs.waitFor(frameOf('call:answer', id))).toMatchObject({ from: bob.id });
+    const answered = await annWs.waitFor(frameOf('call:answer', id));
+    expect(answered).toMatchObject({ from: bob.id });
+    // Answered meanwhile (the answer lost on its way, say): the retry gets it again.
+    const later = annWs.frames.length;
+    offer(annWs, bob, 'audio', id, true);
+    expect(await annWs.waitFor(frameOf('call:answer', id), later)).toEqual(answered);
+    expect(annWs.frames.slice(later).map((f) => f.type)).toEqual(['call:placed', 'call:answer']);
   });
 
   it('a retry that arrives while the first offer is still being checked is answered by it: placed once', async () => {

@@ -209,15 +209,19 @@ export class CallSignalling {
   /**
    * An offer sent again (`retry`) by a caller that heard nothing back: the first may have died with a
    * crashed coordinator. If it arrived, the caller hears `call:placed` again (once the call is stored, as
-   * after the first), and nothing rings again; if its checks are still under way, they answer. False when
-   * this caller placed no call by this id: then the first was lost, and this one is placed.
+   * after the first), and the callee's answer if one came (as `call:resume` gives it again); nothing rings
+   * again. If its checks are still under way, they answer. False when this caller placed no call by this id:
+   * then the first was lost, and this one is placed.
    */
   private answerAgain(session: Session, callId: string): boolean {
     const placing = this.placing.get(callId);
     if (placing) return placing.callerId === session.userId;
     const call = this.calls.get(callId);
     if (!call || call.callerId !== session.userId) return false;
-    this.onceStored(call, () => session.send({ type: 'call:placed', callId }));
+    this.onceStored(call, () => {
+      session.send({ type: 'call:placed', callId });
+      if (call.answered) session.send(call.answered);
+    });
     return true;
   }
 
