@@ -28,10 +28,12 @@ const contactCandidatesSql = sql<{ id: string }>(
    SELECT user_a FROM friendships WHERE user_b = ?`,
 );
 const groupsSql = sql<{ group_id: string }>('SELECT group_id FROM group_members WHERE user_id = ?');
-// Blocks either way: the primary key, then blocks_blocked_idx.
+// Blocks either way: the primary key, then blocks_blocked_idx. UNION ALL (two who blocked each other come
+// twice; the connection keeps a Set): UNION drops repeats through a temporary B-tree, 4.8 µs against 0.9
+// for a user with no block on SQLite (7.5 against 2.3 with some), at every sign-in.
 const separatedSql = sql<{ id: string }>(
   `SELECT blocked_id AS id FROM blocks WHERE blocker_id = ?
-   UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?`,
+   UNION ALL SELECT blocker_id FROM blocks WHERE blocked_id = ?`,
 );
 
 /**
