@@ -21,7 +21,7 @@ import {
 } from './calls-helpers';
 import { holdCalls } from './support/held-call';
 import { testClock, type TestServer } from './support/test-server';
-import { createUser, WsClient } from './support/ws-client';
+import { createUser, WsClient, type TestUser } from './support/ws-client';
 
 /**
  * Issue 12, one-to-one call signalling over /ws: who may call whom (checked in the database), ringing on
@@ -188,6 +188,28 @@ describe('who may call whom', () => {
 });
 
 /** Ann calls Bob, who is online on two devices. */
+/**
+ * Ann offers a call to Bob and, while the server still checks it (its presence lookup held), sends what
+ * `meanwhile` sends; then the checks finish. Answers the call's id.
+ */
+async function whileOfferChecked(
+  annWs: WsClient,
+  bob: TestUser,
+  meanwhile: (id: string) => void,
+): Promise<string> {
+  const lookup = holdCalls(server.deps.realtime, 'isOnlineAnywhere');
+  try {
+    const id = offer(annWs, bob);
+    await WsClient.settle(30);
+    meanwhile(id);
+    await WsClient.settle(30);
+    return id;
+  } finally {
+    lookup.restore();
+    lookup.release();
+  }
+}
+
 async function ringing() {
   const {
     users: [ann, bob],
@@ -284,26 +306,16 @@ describe('ringing and answering', () => {
       sockets: [annWs, bobWs],
     } = await online(server, 'Ann', 'Bob');
     await befriend(server, ann, bob);
-    // The offer's presence lookup is held until the hang-up is in: on a loaded machine (or across nodes)
-    // the caller's `call:end` can overtake the server's checks of its own offer.
-    const lookup = holdCalls(server.deps.realtime, 'isOnlineAnywhere');
-    try {
-      const id = offer(annWs, bob);
-      await WsClient.settle(30);
-      hangUp(annWs, id, bob);
-      await WsClient.settle(30);
-      lookup.release();
-      expect(await annWs.waitFor((f) => f.type === 'call_logged')).toMatchObject({
-        log: { status: 'cancelled', duration: 0 },
-      });
-      await WsClient.settle(RING_MS * 2);
-      expect(callFrames(bobWs).filter((f) => f.type !== 'call_logged')).toEqual([]);
-      expect(annWs.frames.some(frameOf('call:ringing', id))).toBe(false);
-      expect(annWs.frames.some(endOf(id))).toBe(false);
-    } finally {
-      lookup.restore();
-      lookup.release();
-    }
+    // On a loaded machine (or across nodes) the caller's `call:end` can overtake the server's checks of its
+    // own offer.
+    const id = await whileOfferChecked(annWs, bob, (placed) => hangUp(annWs, placed, bob));
+    expect(await annWs.waitFor((f) => f.type === 'call_logged')).toMatchObject({
+      log: { status: 'cancelled', duration: 0 },
+    });
+    await WsClient.settle(RING_MS * 2);
+    expect(callFrames(bobWs).filter((f) => f.type !== 'call_logged')).toEqual([]);
+    expect(annWs.frames.some(frameOf('call:ringing', id))).toBe(false);
+    expect(annWs.frames.some(endOf(id))).toBe(false);
   });
 
   it('an offer sent again (`retry`) is answered again with `call:placed`: nothing rings twice, the call goes on', async () => {
@@ -333,17 +345,7 @@ describe('ringing and answering', () => {
       sockets: [annWs, bobWs],
     } = await online(server, 'Ann', 'Bob');
     await befriend(server, ann, bob);
-    const lookup = holdCalls(server.deps.realtime, 'isOnlineAnywhere');
-    let id: string;
-    try {
-      id = offer(annWs, bob);
-      await WsClient.settle(30);
-      offer(annWs, bob, 'audio', id, true);
-      await WsClient.settle(30);
-    } finally {
-      lookup.restore();
-      lookup.release();
-    }
+    const id = await whileOfferChecked(annWs, bob, (placed) => offer(annWs, bob, 'audio', placed, true));
     await bobWs.waitFor(frameOf('call:offer', id));
     await annWs.waitFor(frameOf('call:ringing', id));
     await WsClient.settle();

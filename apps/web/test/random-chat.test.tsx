@@ -10,6 +10,9 @@ import { BO, ROOM, randomWorld, renderRandom, serverSends, settle, type RandomWo
 const input = () => screen.getByPlaceholderText(RANDOM_MSG.typeMessage) as HTMLTextAreaElement;
 const typed = (text: string) => fireEvent.change(input(), { target: { value: text } });
 const typing = (world: RandomWorld) => world.client.randomSent('random-typing').map((frame) => frame.typing);
+/** The server's `random-queue` for a chat wait that started now. */
+const waiting = (widened: boolean) =>
+  ({ type: 'random-queue', kind: 'chat', since: new Date().toISOString(), binding: 0, widened }) as const;
 
 /** The chat screen, started, and matched with Bo in ROOM. */
 async function connectedChat(world = randomWorld()) {
@@ -35,13 +38,7 @@ describe('random text chat', () => {
     expect(screen.getByText(RANDOM_MSG.fallbackCollege)).toBeTruthy();
     expect(screen.getByText(RANDOM_MSG.fallbackCourse)).toBeTruthy();
 
-    serverSends(world, {
-      type: 'random-queue',
-      kind: 'chat',
-      since: new Date().toISOString(),
-      binding: 0,
-      widened: false,
-    });
+    serverSends(world, waiting(false));
     expect(screen.queryByText(RANDOM_MSG.widened)).toBeNull();
     serverSends(world, { type: 'random-matched', roomId: ROOM, partner: BO });
     expect(screen.getByTestId('random-partner-college').textContent).toBe('IIT Delhi');
@@ -157,13 +154,7 @@ describe('random text chat', () => {
     await settle(120_000);
     expect(screen.queryByText(RANDOM_MSG.noOneFound)).toBeNull();
     // Still queued: a partner found now still connects.
-    serverSends(world, {
-      type: 'random-queue',
-      kind: 'chat',
-      since: new Date().toISOString(),
-      binding: 0,
-      widened: true,
-    });
+    serverSends(world, waiting(true));
     expect(screen.getByText(RANDOM_MSG.widened)).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
@@ -185,13 +176,7 @@ describe('random text chat', () => {
     await settle(RETRY_MS);
     expect(finds()).toHaveLength(3);
     // Answered: it waits, and nothing goes again.
-    serverSends(world, {
-      type: 'random-queue',
-      kind: 'chat',
-      since: new Date().toISOString(),
-      binding: 0,
-      widened: false,
-    });
+    serverSends(world, waiting(false));
     await settle(3 * RETRY_MS);
     expect(finds()).toHaveLength(3);
 
