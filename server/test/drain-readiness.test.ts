@@ -18,10 +18,16 @@ function breakDatabase(): { restore(): void } {
   if (onPostgres) {
     const proto = pg.Pool.prototype;
     const connect = proto.connect;
-    proto.connect = (() =>
-      Promise.reject(
-        Object.assign(new Error('connect ECONNREFUSED /secret/path/.s.PGSQL.5432'), { code: 'ECONNREFUSED' }),
-      )) as unknown as typeof proto.connect;
+    // Both of pg-pool's forms, as the real one fails: `pool.query` (the prune's floor read, say) passes a
+    // callback and never looks at a returned promise, which would then be an unhandled rejection.
+    proto.connect = ((callback?: (error: Error) => void) => {
+      const error = Object.assign(new Error('connect ECONNREFUSED /secret/path/.s.PGSQL.5432'), {
+        code: 'ECONNREFUSED',
+      });
+      if (!callback) return Promise.reject(error);
+      process.nextTick(() => callback(error));
+      return undefined;
+    }) as unknown as typeof proto.connect;
     return {
       restore: () => {
         proto.connect = connect;
@@ -65,6 +71,13 @@ describe('/healthz and /readyz', () => {
       expect(JSON.stringify(res.body)).not.toMatch(/disk|secret|SQLITE|ECONN/);
       // Liveness asks nothing of the database: a database outage must not get the node restarted.
       expect((await server.get('/healthz')).status).toBe(200);
+      // The fault reaches `pool.query` (pg-pool's callback form) as a rejection, as the engine's prune meets it
+      // when its floor read runs in the outage: not a query that never answers beside an unhandled rejection.
+      if (onPostgres) {
+        const pool = new pg.Pool({ connectionString: 'postgres://127.0.0.1:5432/never', max: 1 });
+        await expect(pool.query('SELECT 1')).rejects.toThrow(/ECONNREFUSED/);
+        await pool.end();
+      }
     } finally {
       broken.restore();
     }
