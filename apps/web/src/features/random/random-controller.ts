@@ -129,8 +129,8 @@ export class RandomController {
    * With several server nodes a Find can be lost with the node that coordinates random talk, if it crashes
    * before it takes it: the search would then show "finding" until the countdown ran out, with nobody
    * looking. Until something answers (`random-queue`, a match, a refusal, or the search ends here), the Find
-   * goes again every REALTIME_TIMING.unansweredRetryMs, marked `retry`: the server answers it again if the first arrived,
-   * and queues it if not. A connection that drops ends the search anyway (connectionChanged).
+   * goes again every REALTIME_TIMING.unansweredRetryMs, marked `retry`: the server answers it again if the
+   * first arrived, and queues it if not. A connection that drops ends the search anyway (connectionChanged).
    */
   private armFindRetry(frame: FindFrame): void {
     clearTimeout(this.findRetryTimer);
