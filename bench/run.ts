@@ -3,7 +3,8 @@
  * generator pinned to core 1, and print one table. Busy loops keep both cores awake for the whole run.
  * Raw results go to bench/results/<date>.json. Environment: BENCH_TARGETS (comma list of plain-ws,
  * socketio, ours, ours-alt: BENCH_ALT_SERVER's build, ours-pg2: two nodes on a private PostgreSQL + Redis),
- * BENCH_SECONDS (per rate, default 20), BENCH_RATES (default 500,1000).
+ * BENCH_SECONDS (per rate, default 20), BENCH_RATES (default 500,1000), BENCH_ROUNDS (default 1: the targets
+ * in order that many times, then each round's table and the medians of the ratios to each round's plain ws).
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import type { LoadConfig, LoadResult } from './load/types';
 import { deploySingleNode, type Deployment } from './run/deployment';
 import { handleInterrupts, stopOnInterrupt } from './run/interrupt';
 import { startBusyLoops, sessionNice, startPinned, stopProcesses, waitForExit } from './run/processes';
-import { formatNodeTable, formatTable, nodeRows, resultRows } from './run/table';
+import { formatNodeTable, formatRoundTable, formatTable, nodeRows, resultRows, roundRows } from './run/table';
 import { benchDir, buildOurServer, generatorNode, LABELS, TARGETS } from './run/targets';
 import { deployTwoNodesOnPostgres } from './run/two-nodes-postgres';
 import { benchTempDir } from './shared/tmpfs';
@@ -22,6 +23,7 @@ import { benchTempDir } from './shared/tmpfs';
 const targets = (process.env.BENCH_TARGETS ?? 'plain-ws,socketio,ours').split(',') as Target[];
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const rates = (process.env.BENCH_RATES ?? '500,1000').split(',').map(Number);
+const roundCount = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 1)));
 
 function deploy(target: Target, dataDir: string): Promise<Deployment> {
   return target === 'ours-pg2'
@@ -83,32 +85,43 @@ async function main(): Promise<void> {
   const busy = startBusyLoops();
   stopOnInterrupt(() => stopProcesses(busy));
   handleInterrupts();
-  const results: LoadResult[] = [];
+  const rounds: LoadResult[][] = [];
   const failures: string[] = [];
   try {
-    for (const target of targets) {
-      try {
-        results.push(await runTarget(target, busy));
-      } catch (error) {
-        failures.push(`${LABELS[target]}: ${error instanceof Error ? error.message : String(error)}`);
+    for (let round = 1; round <= roundCount; round++) {
+      if (roundCount > 1) process.stderr.write(`round ${round} of ${roundCount}\n`);
+      const results: LoadResult[] = [];
+      rounds.push(results);
+      for (const target of targets) {
+        try {
+          results.push(await runTarget(target, busy));
+        } catch (error) {
+          failures.push(`${LABELS[target]}: ${error instanceof Error ? error.message : String(error)}`);
+        }
       }
     }
   } finally {
     await stopProcesses(busy);
   }
+  const results = rounds[0] ?? [];
 
   const date = new Date().toISOString().slice(0, 16).replace(':', '-');
   const resultsDir = path.join(benchDir, 'results');
   mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `${date}.json`);
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version };
-  writeFileSync(file, JSON.stringify({ date, machine, seconds, rates, results }, null, 2));
+  const raw = roundCount > 1 ? { rounds } : { results };
+  writeFileSync(file, JSON.stringify({ date, machine, seconds, rates, ...raw }, null, 2));
   // Formatted as the repo's `prettier --check .` expects, so a local run leaves the lint clean.
   spawnSync('pnpm', ['exec', 'prettier', '--write', file], { cwd: benchDir, stdio: 'ignore' });
 
-  console.log(`\n${formatTable(resultRows(results))}\n`);
-  const multiNode = nodeRows(results);
-  if (multiNode.length) console.log(`${formatNodeTable(multiNode)}\n`);
+  for (const [i, round] of rounds.entries()) {
+    if (roundCount > 1) console.log(`\nround ${i + 1}`);
+    console.log(`\n${formatTable(resultRows(round))}\n`);
+    const multiNode = nodeRows(round);
+    if (multiNode.length) console.log(`${formatNodeTable(multiNode)}\n`);
+  }
+  if (roundCount > 1) console.log(`${formatRoundTable(roundRows(rounds))}\n`);
   console.log(`raw results: ${path.relative(process.cwd(), file)}`);
   for (const failure of failures) console.error(`FAILED ${failure}`);
   process.exit(failures.length ? 1 : 0);

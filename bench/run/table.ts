@@ -102,6 +102,62 @@ function allMicrosPerDelivery(phase: PhaseResult): number {
 }
 
 /** A Markdown table: readable in the terminal and pasted as is into the README. */
+/** The summary of BENCH_ROUNDS > 1: per server and rate, each round's ratio to that round's plain ws. */
+const ROUND_HEADERS = [
+  'server',
+  'msg/s',
+  'CPU µs/delivery, median (each round)',
+  '× plain ws, median (each round)',
+  'receive p99 ms, median (each round)',
+  'connect ms, median',
+];
+
+/**
+ * One row per server and rate over alternating rounds (the targets in order, again and again): each round's
+ * CPU per delivery is divided by the plain ws server's of the same round, so a minute that was busier for
+ * every server cancels out, and the median of those ratios is less at the mercy of one noisy phase.
+ */
+export function roundRows(rounds: readonly (readonly LoadResult[])[]): string[][] {
+  const first = rounds[0] ?? [];
+  return first.flatMap((result) =>
+    result.phases.map((phase) => {
+      const same = rounds.map((round) => ({
+        mine: round.find((r) => r.target === result.target)?.phases.find((p) => p.rate === phase.rate),
+        floor: round.find((r) => r.target === 'plain-ws')?.phases.find((p) => p.rate === phase.rate),
+        connect: round.find((r) => r.target === result.target)?.connectMs,
+      }));
+      const cpu = same.flatMap(({ mine }) => (mine ? [mine.cpuMicrosPerDelivery] : []));
+      const ratios = same.flatMap(({ mine, floor }) =>
+        mine && floor ? [mine.cpuMicrosPerDelivery / floor.cpuMicrosPerDelivery] : [],
+      );
+      const p99 = same.flatMap(({ mine }) => (mine?.ms.receiveP99 != null ? [mine.ms.receiveP99] : []));
+      const connect = same.flatMap(({ connect: c }) => (c === undefined ? [] : [c]));
+      const listed = (values: number[], digits: number) =>
+        values.length
+          ? `${median(values).toFixed(digits)} (${values.map((v) => v.toFixed(digits)).join(', ')})`
+          : '–';
+      return [
+        LABELS[result.target],
+        String(phase.rate),
+        listed(cpu, 1),
+        listed(ratios, 2),
+        listed(p99, 1),
+        connect.length ? median(connect).toFixed(0) : '–',
+      ];
+    }),
+  );
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function formatRoundTable(rows: readonly string[][]): string {
+  return markdown(ROUND_HEADERS, rows);
+}
+
 export function formatTable(rows: readonly string[][]): string {
   return markdown(HEADERS, rows);
 }
