@@ -93,8 +93,8 @@ export class RandomTalk {
   };
 
   readonly frames: FrameHandlers<RandomSessionFrame> = {
-    'find-partner': (s, f) => this.find(s, f.kind, f.filters, f.retry),
-    'join-random': (s, f) => this.find(s, 'chat', f.filters, f.retry),
+    'find-partner': (s, f) => this.queue(s, f.kind, f.filters, f.retry),
+    'join-random': (s, f) => this.queue(s, 'chat', f.filters, f.retry),
     'leave-random-queue': (s) => this.leaveQueue(s),
     'leave-random-room': (s, f) => this.leaveRoom(s, f.roomId),
     'end-call': (s, f) => this.leaveRoom(s, f.roomId),
@@ -137,15 +137,6 @@ export class RandomTalk {
   // ---- queueing
 
   /**
-   * Find. A retry (the device heard nothing back: its first may have died with a crashed coordinator) is
-   * answered again when the first made it, before and after the read; else it queues as a first one does.
-   */
-  private async find(session: Session, kind: RandomKind, filters?: FocusedFilters, retry?: true) {
-    if (retry && this.answerAgain(session, kind)) return;
-    await this.queue(session, kind, filters, retry);
-  }
-
-  /**
    * The answer to a Find already taken, again, to the connection that sent it: its wait's `random-queue`
    * (once stored, as the first was) or its room's match (once announced: until then the announcement is on
    * its way). Starting over instead would reset that wait, or end that room for the partner. False when this
@@ -166,9 +157,20 @@ export class RandomTalk {
     return true;
   }
 
-  private async queue(session: Session, kind: RandomKind, filters = EMPTY_FILTERS, retry?: true) {
+  /**
+   * Find. A retry (the device heard nothing back: its first may have died with a crashed coordinator) is
+   * answered again when the first made it, checked before the read and after it; else it queues as a first
+   * one does.
+   */
+  private async queue(
+    session: Session,
+    kind: RandomKind,
+    filters: FocusedFilters = EMPTY_FILTERS,
+    retry?: true,
+  ) {
     const era = this.era;
     if (this.closing) return;
+    if (retry && this.answerAgain(session, kind)) return;
     const { userId } = session;
     const refuse = (code: Extract<RandomServerFrame, { type: 'random-refused' }>['code'], error: string) =>
       session.send({ type: 'random-refused', code, error });
