@@ -465,6 +465,20 @@ describe('frames that are not a party’s', () => {
     await bob1.waitFor((f) => endOf(id)(f) && f.reason === 'ended');
   });
 
+  it('a stranger’s offer marked `retry` with someone else’s call id is refused, and that call goes on', async () => {
+    const { ann, bob, annWs, bob1, bob2, id } = await ringing();
+    const eve = await createUser(server, 'Eve');
+    const eveWs = await WsClient.connect(server, eve);
+    const from = [annWs.frames.length, bob1.frames.length, bob2.frames.length] as const;
+    offer(eveWs, bob, 'audio', id, true);
+    expect(await eveWs.waitFor(endOf(id))).toMatchObject({ reason: 'refused' });
+    await WsClient.settle();
+    expect(eveWs.frames.some(frameOf('call:placed', id))).toBe(false);
+    expect([annWs, bob1, bob2].map((ws, i) => ws.frames.slice(from[i]))).toEqual([[], [], []]);
+    answer(bob1, id, ann);
+    expect(await annWs.waitFor(frameOf('call:answer', id))).toMatchObject({ from: bob.id });
+  });
+
   it('a hostile frame (oversized description, bad call id) gets message_error and nothing is relayed', async () => {
     const {
       users: [ann, bob],
