@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The end-to-end suite (Playwright, real Chromium) against the server on PostgreSQL + Redis instead of its
 # SQLite default: a throwaway database on 127.0.0.1:5432 (or TEST_DATABASE_URL's server) and a Redis prefix
-# of its own, both removed at the end. By hand (about 3 minutes; CI runs the suite on SQLite, and every
-# server test on both databases): bash scripts/e2e-postgres.sh [playwright arguments]
+# of its own, both removed at the end. `pnpm test` (so CI) runs it after the suite on SQLite, with `--built`:
+# that run has just built the web app and the server. About 3 minutes.
+# bash scripts/e2e-postgres.sh [--built] [playwright arguments]
 # One browser at a time unless E2E_WORKERS says otherwise: on a 2-core machine, two Chromiums beside the
 # server and PostgreSQL made every browser step take seconds and 5 of 22 tests time out (2026-11-27).
 set -euo pipefail
@@ -20,7 +21,7 @@ cleanup() {
   redis-cli --scan --pattern "${prefix}:*" | xargs -r redis-cli del >/dev/null || true
 }
 trap cleanup EXIT
-pnpm build:app
+if [[ "${1:-}" == "--built" ]]; then shift; else pnpm build:app; fi
 # Playwright's web server inherits the environment: the seed and the server both run on these.
 DATABASE_URL="$url" REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}" REDIS_PREFIX="$prefix" \
   pnpm exec playwright test --workers="${E2E_WORKERS:-1}" "$@"
