@@ -116,6 +116,7 @@ export function randomFrames(ws: WsClient): Frame[] {
     'random-queue',
     'partner-found',
     'random-matched',
+    'random-resumed',
     'chat-message',
     'random-typing',
     'incoming-call',

@@ -315,6 +315,83 @@ describe('random rooms', () => {
     expect(Date.now() - dropped).toBeGreaterThanOrEqual(GRACE_MS - 50);
   });
 
+  it('random-resume takes the side back after a drop: `random-resumed`, then the partner’s lines after those it has', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const { roomId } = await matched(ann.ws, bob.ws, 'chat');
+    ann.ws.send({ type: 'chat-message', roomId, text: 'zero' });
+    await bob.ws.waitFor((f) => f.type === 'chat-message');
+    bob.ws.kill();
+    await bob.ws.waitClose();
+    await WsClient.settle(50);
+    ann.ws.send({ type: 'chat-message', roomId, text: 'one' });
+    ann.ws.send({ type: 'chat-message', roomId, text: 'two' });
+    ann.ws.send({ type: 'random-typing', roomId, typing: true });
+    await WsClient.settle(50);
+    const bob2 = await connect(server, bob.user);
+    bob2.send({ type: 'random-resume', roomId, heard: 1 });
+    await bob2.waitFor((f) => f.type === 'chat-message' && f.text === 'two');
+    const texts = (ws: WsClient) => ws.frames.filter((f) => f.type === 'chat-message').map((f) => f.text);
+    expect(randomFrames(bob2).map((f) => [f.type, f.text])).toEqual([
+      ['random-resumed', undefined],
+      ['chat-message', 'one'],
+      ['chat-message', 'two'],
+    ]);
+    expect(bob2.frames.find((f) => f.type === 'chat-message')).toMatchObject({
+      roomId,
+      timestamp: expect.any(String),
+    });
+    // The room goes on both ways past the grace.
+    await WsClient.settle(GRACE_MS + 200);
+    expect(ann.ws.frames.some(endOf(roomId))).toBe(false);
+    bob2.send({ type: 'chat-message', roomId, text: 'back' });
+    expect(await ann.ws.waitFor((f) => f.type === 'chat-message')).toMatchObject({ text: 'back' });
+    // The count decides, whatever the server took for delivered: a connection that says it has none gets all
+    // three (lines written to a socket that was already dead), one that has them all gets nothing again.
+    const bob3 = await connect(server, bob.user);
+    bob3.send({ type: 'random-resume', roomId, heard: 0 });
+    await bob3.waitFor((f) => f.type === 'chat-message' && f.text === 'two');
+    expect(texts(bob3)).toEqual(['zero', 'one', 'two']);
+    bob3.send({ type: 'random-resume', roomId, heard: 3 });
+    await WsClient.settle(150);
+    expect(bob3.frames.filter((f) => f.type === 'random-resumed')).toHaveLength(2);
+    expect(texts(bob3)).toEqual(['zero', 'one', 'two']);
+  });
+
+  it('random-resume of a room that is over for the student is answered with its end, `disconnected`', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const { roomId } = await matched(ann.ws, bob.ws, 'audio');
+    bob.ws.kill();
+    await bob.ws.waitClose();
+    await ann.ws.waitFor(endOf(roomId), 0, GRACE_MS * 5);
+    const bob2 = await connect(server, bob.user);
+    bob2.send({ type: 'random-resume', roomId, heard: 0 });
+    expect(await bob2.waitFor(endOf(roomId))).toEqual({ type: 'call-ended', roomId, reason: 'disconnected' });
+  });
+
+  it('a stranger’s random-resume of someone else’s room is answered as for an unknown id and takes nothing over', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const eve = await student(server, 'Eve');
+    const { roomId } = await matched(ann.ws, bob.ws, 'audio');
+    eve.ws.send({ type: 'random-resume', roomId, heard: 0 });
+    eve.ws.send({ type: 'random-resume', roomId: 'no-such-room', heard: 0 });
+    const answers = [await eve.ws.waitFor(endOf(roomId)), await eve.ws.waitFor(endOf('no-such-room'))];
+    // The same answer as for a room that never was: a text room's end, whatever the room is.
+    expect(answers).toEqual([
+      { type: 'random-chat-ended', roomId, reason: 'disconnected' },
+      { type: 'random-chat-ended', roomId: 'no-such-room', reason: 'disconnected' },
+    ]);
+    expect(eve.ws.frames.some((f) => f.type === 'random-resumed')).toBe(false);
+    // Bob's side is still Bob's: the offer reaches him, nothing reaches Eve, and nobody heard of an end.
+    ann.ws.send({ type: 'call-user', roomId, signalData: sdp('offer') });
+    expect(await bob.ws.waitFor((f) => f.type === 'incoming-call')).toMatchObject({ roomId });
+    await WsClient.settle(100);
+    expect(eve.ws.frames.some((f) => f.type === 'incoming-call')).toBe(false);
+    expect([...ann.ws.frames, ...bob.ws.frames].some(endOf(roomId))).toBe(false);
+  });
+
   it('starting again on another device moves the student: the old device hears `other_device`', async () => {
     const ann = await student(server, 'Ann');
     const bob = await student(server, 'Bob');

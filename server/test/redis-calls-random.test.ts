@@ -210,6 +210,36 @@ describe('random talk across two nodes', () => {
     });
   });
 
+  it('a student whose connection moves to the other node (a drain, a cut) takes the room back there', async () => {
+    const one = await student(nodeA, 'Ivy');
+    const jon = await createUser(nodeB, 'Jon');
+    await setProfile(nodeB, jon.id, {});
+    const two = await connect(nodeB, jon);
+    queue(one, 'chat');
+    await queued(one);
+    queue(two, 'chat');
+    const roomId = (await one.waitFor(isMatch)).roomId as string;
+    await two.waitFor(isMatch);
+    // Jon's node B connection drops; Ivy talks on meanwhile; Jon comes back through node A.
+    two.kill();
+    await two.waitClose();
+    await WsClient.settle(100);
+    one.send({ type: 'chat-message', roomId, text: 'while you were away' });
+    await WsClient.settle(100);
+    const back = await connect(nodeA, jon);
+    back.send({ type: 'random-resume', roomId, heard: 0 });
+    await back.waitFor((f) => f.type === 'random-resumed');
+    expect(await back.waitFor((f) => f.type === 'chat-message')).toMatchObject({
+      roomId,
+      text: 'while you were away',
+    });
+    // Past the grace the room goes on, both ways.
+    await WsClient.settle(1300);
+    expect(one.frames.some(roomEndOf(roomId))).toBe(false);
+    back.send({ type: 'chat-message', roomId, text: 'back on A' });
+    expect(await one.waitFor((f) => f.type === 'chat-message')).toMatchObject({ text: 'back on A' });
+  });
+
   it('a block from the room on node B ends it for the partner on node A, who is not matched with them again', async () => {
     const one = await student(nodeA, 'Ray');
     const two = await student(nodeB, 'Sue');

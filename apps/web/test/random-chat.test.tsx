@@ -3,7 +3,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { RANDOM_MSG, REALTIME_TIMING } from '@campus/protocol';
 
 const RETRY_MS = REALTIME_TIMING.unansweredRetryMs;
-import { START_CONNECT_WAIT_MS } from '../src/features/random/random-controller';
+import { RESUME_WAIT_MS, START_CONNECT_WAIT_MS } from '../src/features/random/random-controller';
 import { RANDOM_TEXT } from '../src/features/random/random-state';
 import { BO, ROOM, randomWorld, renderRandom, serverSends, settle, type RandomWorld } from './random-kit';
 
@@ -194,9 +194,58 @@ describe('random text chat', () => {
     ]);
   });
 
-  it('leaving the screen leaves the room; a dropped connection ends it here and tells the server once back', async () => {
+  it('a dropped connection keeps the room: Reconnecting, Send off, then random-resume once back, and the lines sent meanwhile', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const world = await connectedChat();
+    const at = '2026-11-20T09:15:00.000Z';
+    const line = (text: string) =>
+      serverSends(world, { type: 'chat-message', roomId: ROOM, text, timestamp: at });
+    line('before the drop');
+    serverSends(world, { type: 'random-typing', roomId: ROOM, typing: true });
+    act(() => world.client.setState({ status: 'offline' }));
+    // Still the room, with what the partner said, and the typing gone with the connection.
+    expect(screen.getByPlaceholderText(RANDOM_MSG.typeMessage)).toBeTruthy();
+    expect(screen.getByText(RANDOM_TEXT.reconnecting)).toBeTruthy();
+    expect(screen.queryByText('typing…')).toBeNull();
+    typed('still there?');
+    expect((screen.getByTestId('random-send') as HTMLButtonElement).disabled).toBe(true);
+    await settle(RESUME_WAIT_MS / 2);
+    expect(screen.queryByText(RANDOM_MSG.niceChat)).toBeNull();
+
+    act(() => world.client.setState({ status: 'online' }));
+    // It says how many of the partner's lines it has: the server sends the rest.
+    expect(world.client.randomSent('random-resume')).toEqual([
+      { type: 'random-resume', roomId: ROOM, heard: 1 },
+    ]);
+    expect(world.client.randomSent('leave-random-room')).toEqual([]);
+    // A line that reaches this device before the answer waits for it (the answer's lines include it).
+    line('ahead of the answer');
+    expect(screen.queryByText('ahead of the answer')).toBeNull();
+    serverSends(world, { type: 'random-resumed', roomId: ROOM });
+    line('said while you were away');
+    line('ahead of the answer');
+    expect(screen.queryByText(RANDOM_TEXT.reconnecting)).toBeNull();
+    const log = screen.getByRole('log', { name: 'Messages' });
+    expect([...log.querySelectorAll('.random-line__text')].map((el) => el.textContent)).toEqual([
+      'before the drop',
+      'said while you were away',
+      'ahead of the answer',
+    ]);
+    // Taken back: the wait's deadline is off, and the room goes on.
+    await settle(RESUME_WAIT_MS);
+    expect(screen.queryByText(RANDOM_MSG.niceChat)).toBeNull();
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(world.client.randomSent('chat-message')).toEqual([
+      { type: 'chat-message', roomId: ROOM, text: 'still there?' },
+    ]);
+    vi.useRealTimers();
+  });
+
+  it('a room not taken back in time ends here, and the server is told once the connection is back', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const world = await connectedChat();
     act(() => world.client.setState({ status: 'offline' }));
+    await settle(RESUME_WAIT_MS);
     expect(screen.getByText(RANDOM_MSG.niceChat)).toBeTruthy();
     expect(screen.getByTestId('random-ended').textContent).toMatch(/lost the connection/);
     expect(world.client.randomSent('leave-random-room')).toEqual([]);
@@ -204,12 +253,36 @@ describe('random text chat', () => {
     expect(world.client.randomSent('leave-random-room')).toEqual([
       { type: 'leave-random-room', roomId: ROOM },
     ]);
+    expect(world.client.randomSent('random-resume')).toEqual([]);
+    vi.useRealTimers();
+  });
 
-    const second = await connectedChat(randomWorld());
+  it('a resume the server answers with the room’s end: over here, because the connection was lost', async () => {
+    const world = await connectedChat();
+    act(() => world.client.setState({ status: 'offline' }));
+    act(() => world.client.setState({ status: 'online' }));
+    expect(world.client.randomSent('random-resume')).toEqual([
+      { type: 'random-resume', roomId: ROOM, heard: 0 },
+    ]);
+    serverSends(world, { type: 'random-chat-ended', roomId: ROOM, reason: 'disconnected' });
+    expect(screen.getByText(RANDOM_MSG.niceChat)).toBeTruthy();
+    expect(screen.getByTestId('random-ended').textContent).toMatch(/lost the connection/);
+  });
+
+  it('the partner’s leave, heard on the way back, keeps its reason', async () => {
+    const world = await connectedChat();
+    act(() => world.client.setState({ status: 'offline' }));
+    act(() => world.client.setState({ status: 'online' }));
+    serverSends(world, { type: 'random-chat-ended', roomId: ROOM, reason: 'left' });
+    expect(screen.getByTestId('random-ended').textContent).toBe(RANDOM_MSG.partnerLeft);
+  });
+
+  it('leaving the screen leaves the room', async () => {
+    const world = await connectedChat();
     act(() => {
       window.dispatchEvent(new Event('pagehide'));
     });
-    expect(second.client.randomSent('leave-random-room')).toEqual([
+    expect(world.client.randomSent('leave-random-room')).toEqual([
       { type: 'leave-random-room', roomId: ROOM },
     ]);
   });

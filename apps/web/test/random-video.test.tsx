@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { RESUME_WAIT_MS } from '../src/features/random/random-controller';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { RANDOM_MSG } from '@campus/protocol';
 import { student } from './helpers';
@@ -8,6 +9,7 @@ import {
   randomWorld,
   renderRandom,
   serverSends,
+  settle,
   tracksEnded,
   type RandomWorld,
 } from './random-kit';
@@ -125,11 +127,17 @@ describe('random video call', () => {
     expect(screen.getByRole('button', { name: RANDOM_MSG.startVideo })).toBeTruthy();
   });
 
-  it('a room ended by the server on a dropped connection stops the camera', async () => {
+  it('a dropped connection keeps the call (the media go on); not back in time, the room ends and the camera stops', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const world = randomWorld();
     await inRoom(world);
     act(() => world.client.setState({ status: 'offline' }));
+    await settle(RESUME_WAIT_MS - 500);
+    expect(screen.queryByRole('dialog', { name: RANDOM_MSG.videoSheet })).toBeNull();
+    expect(tracksEnded(world.media[0]!)).toBe(false);
+    await settle(500);
     expect(screen.getByRole('dialog', { name: RANDOM_MSG.videoSheet })).toBeTruthy();
     expect(tracksEnded(world.media[0]!)).toBe(true);
+    vi.useRealTimers();
   });
 });

@@ -227,6 +227,7 @@ const engineFrames: { [T in EngineFrame['type']]: Extract<EngineFrame, { type: T
     roomId: callId,
     partner: { firstName: 'Bo', profilePictureUrl: null, college: null, course: null },
   },
+  'random-resumed': { type: 'random-resumed', roomId: callId },
   'chat-message': { type: 'chat-message', roomId: callId, text: 'hi', timestamp: at },
   'random-typing': { type: 'random-typing', roomId: callId, typing: true },
   'incoming-call': { type: 'incoming-call', roomId: callId, signal: { type: 'offer', sdp: 'v=0\r\n' } },

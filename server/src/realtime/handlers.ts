@@ -64,6 +64,7 @@ export function handleFrame(rt: Runtime, conn: LiveConnection, frame: ClientFram
     case 'join-random':
     case 'leave-random-queue':
     case 'leave-random-room':
+    case 'random-resume':
     case 'chat-message':
     case 'random-typing':
     case 'call-user':
@@ -122,6 +123,9 @@ function sessionFrame(rt: Runtime, conn: LiveConnection, frame: SessionFrame): v
       break;
     case 'leave-random-room':
       done = frames['leave-random-room'](conn, frame);
+      break;
+    case 'random-resume':
+      done = frames['random-resume'](conn, frame);
       break;
     case 'chat-message':
       done = frames['chat-message'](conn, frame);

@@ -113,6 +113,7 @@ export type RandomSessionFrame = Extract<
       | 'join-random'
       | 'leave-random-queue'
       | 'leave-random-room'
+      | 'random-resume'
       | 'chat-message'
       | 'random-typing'
       | 'call-user'

@@ -53,6 +53,19 @@ export const joinRandomFrameSchema = z.object({
 export const leaveRandomQueueFrameSchema = z.object({ type: z.literal('leave-random-queue') });
 /** End the room (End, End Chat, Back to Home, leaving the screen). */
 export const leaveRandomRoomFrameSchema = z.object({ type: z.literal('leave-random-room'), roomId });
+/**
+ * Take this student's side of a live room back on this connection, after a dropped connection (a campus
+ * network's cut, or a node that drained and sent its clients elsewhere). The server keeps a side for
+ * RANDOM.reconnectGraceMs after its connection closed; it answers `random-resumed`, then the partner's lines
+ * after the `heard` this device has (text rooms; as far as the server still keeps them), or the room's end
+ * (`disconnected`) when it is no longer live for this student.
+ */
+export const randomResumeFrameSchema = z.object({
+  type: z.literal('random-resume'),
+  roomId,
+  /** How many of the partner's lines this device has received in the room. */
+  heard: z.number().int().min(0).max(1_000_000),
+});
 /** Random text chat: relayed to the partner, never stored (kept in memory for a report only). */
 export const randomChatMessageFrameSchema = z.object({
   type: z.literal('chat-message'),
@@ -110,6 +123,7 @@ export const randomClientFrameSchemas = [
   joinRandomFrameSchema,
   leaveRandomQueueFrameSchema,
   leaveRandomRoomFrameSchema,
+  randomResumeFrameSchema,
   randomChatMessageFrameSchema,
   randomTypingFrameSchema,
   callUserFrameSchema,
@@ -154,6 +168,8 @@ export const randomMatchedFrameSchema = z.object({
   partner: randomPartnerSchema,
   matched: z.object({ satisfied: z.number().int(), chosen: z.number().int() }).optional(),
 });
+/** The side is this connection's again (the answer to random-resume). */
+export const randomResumedFrameSchema = z.object({ type: z.literal('random-resumed'), roomId });
 /** A message of the partner's (the sender shows its own at once). */
 export const randomChatMessageServerFrameSchema = z.object({
   type: z.literal('chat-message'),
@@ -233,6 +249,7 @@ export const randomServerFrameSchemas = [
   randomQueueFrameSchema,
   partnerFoundFrameSchema,
   randomMatchedFrameSchema,
+  randomResumedFrameSchema,
   randomChatMessageServerFrameSchema,
   randomPeerTypingFrameSchema,
   incomingRandomCallFrameSchema,

@@ -18,6 +18,7 @@ export function roomFor(match: Match<Waiter>, id: string, now: number, limitMs: 
     holder: s.holder.session,
     graceUntil: undefined,
     revealed: false,
+    heard: 0,
   });
   const { kind, first, second } = match;
   return {

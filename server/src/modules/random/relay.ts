@@ -20,12 +20,31 @@ type FrameOf<T extends RandomSessionFrame['type']> = Extract<RandomSessionFrame,
  * from the answering side) is dropped without an answer.
  */
 
-/** Text rooms: to the partner with the server's time, kept (the last few) for a report. */
+/**
+ * Text rooms: to the partner with the server's time, kept (the last few) for a report and for a connection
+ * that takes the partner's side back after a drop (resumeLines), and counted as heard by them.
+ */
 export function relayText(seat: Seat, frame: FrameOf<'chat-message'>, deliver: Deliver, at: string): void {
   const { room, me, other } = seat;
   if (room.kind !== 'chat' || frame.text.trim() === '') return;
   keepMessage(room, { fromUserId: me.userId, text: frame.text, at });
+  other.heard += 1;
   deliver(other, { type: 'chat-message', roomId: room.id, text: frame.text, timestamp: at });
+}
+
+/**
+ * The partner's lines a side's new connection lacks, when it says it has `heard` of them: those relayed after
+ * its `heard`-th, as far as the room still keeps them (the last RANDOM.evidenceMessages of both sides). A drop
+ * the server did not see (a socket it still took for open) loses the lines written to it; the count finds them.
+ */
+export function resumeLines(seat: Seat, heard: number): RandomServerFrame[] {
+  const { room, me } = seat;
+  const kept = room.messages.filter((line) => line.fromUserId !== me.userId);
+  // The index, among all the partner's lines to this side, of the first one still kept.
+  const firstKept = me.heard - kept.length;
+  return kept
+    .slice(Math.max(0, heard - firstKept))
+    .map((line) => ({ type: 'chat-message', roomId: room.id, text: line.text, timestamp: line.at }));
 }
 
 export function relayTyping(seat: Seat, frame: FrameOf<'random-typing'>, deliver: Deliver): void {

@@ -15,6 +15,11 @@ export interface RoomSide<H> {
   graceUntil: number | undefined;
   /** Video: this side agreed to be seen unblurred. */
   revealed: boolean;
+  /**
+   * Text rooms: how many of the partner's lines were relayed to this side. A connection taking the side back
+   * (random-resume) says how many it has, and gets the rest from the room's kept lines.
+   */
+  heard: number;
 }
 
 /** A text room's relayed message, kept in memory for a report only. */

@@ -133,7 +133,7 @@ export function roomOf(
       graceUntil = now + graceMs;
       moved = true;
     }
-    return { ...s, matched: s.matched ?? undefined, holder, graceUntil };
+    return { ...s, matched: s.matched ?? undefined, holder, graceUntil, heard: 0 };
   };
   const room: Room<Session> = {
     id: stored.id,

@@ -26,6 +26,7 @@ import {
   relayOffer,
   relayReveal,
   relayText,
+  resumeLines,
   relayTyping,
   type Deliver,
   type Seat,
@@ -97,6 +98,7 @@ export class RandomTalk {
     'join-random': (s, f) => this.queue(s, 'chat', f.filters, f.retry),
     'leave-random-queue': (s) => this.leaveQueue(s),
     'leave-random-room': (s, f) => this.leaveRoom(s, f.roomId),
+    'random-resume': (s, f) => this.resume(s, f.roomId, f.heard),
     'end-call': (s, f) => this.leaveRoom(s, f.roomId),
     'chat-message': (s, f) =>
       this.inRoom(s, f.roomId, (seat) => relayText(seat, f, this.deliver, iso(this.deps.now()))),
@@ -120,7 +122,7 @@ export class RandomTalk {
 
   /** What the coordinator keeps in Redis, and the frames a node sends again after a takeover (idempotent). */
   readonly stateKeys = [RANDOM_STATE, RANDOM_WAITING];
-  readonly replayable = ['leave-random-room', 'end-call'];
+  readonly replayable = ['leave-random-room', 'end-call', 'random-resume'];
 
   constructor(
     private readonly deps: AppDeps,
@@ -322,6 +324,24 @@ export class RandomTalk {
       this.state.stored.room(room);
     }
     return { room, me, other: room.sides[1 - i]! };
+  }
+
+  /**
+   * A connection takes its student's side back after a drop (random-resume): `random-resumed`, then the
+   * partner's lines it lacks (resumeLines). A room that is not live for this student (its grace ran out, it
+   * ended meanwhile, or it was never theirs) is answered as ended, `disconnected`; a room id the student never
+   * had gets the text room's end, as an unknown one does, so it tells a stranger nothing.
+   */
+  private resume(session: Session, roomId: string, heard: number): void {
+    const seat = this.state.rooms.get(roomId) && this.seat(session, roomId);
+    if (seat) {
+      session.send({ type: 'random-resumed', roomId });
+      for (const frame of resumeLines(seat, heard)) session.send(frame);
+      return;
+    }
+    const recent = this.state.rooms.recent(roomId, this.deps.now());
+    const theirs = recent?.sides.some((side) => side.userId === session.userId);
+    session.send(ended(theirs ? recent!.kind : 'chat', roomId, 'disconnected'));
   }
 
   private inRoom(session: Session, roomId: string, fn: (seat: Seat) => void): void {

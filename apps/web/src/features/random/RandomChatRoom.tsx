@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { RANDOM_MSG, shortTime } from '@campus/protocol';
-import type { RandomState } from './random-state';
+import { RANDOM_TEXT, type RandomState } from './random-state';
 import type { RandomController } from './random-controller';
 import { Elapsed, MatchedNote } from './RandomParts';
 import { AddFriendButton } from './RoomActions';
@@ -64,7 +64,7 @@ export function RandomChatRoom({
           </li>
         ))}
         <li className="random-chat__typing" aria-live="polite">
-          {state.partnerTyping ? 'typing…' : ''}
+          {state.reconnecting ? RANDOM_TEXT.reconnecting : state.partnerTyping ? 'typing…' : ''}
         </li>
       </ol>
       <div className="random-chat__composer">
@@ -86,7 +86,7 @@ export function RandomChatRoom({
           type="button"
           className="button button--primary random-chat__send"
           onClick={send}
-          disabled={!text.trim()}
+          disabled={!text.trim() || state.reconnecting}
           data-testid="random-send"
         >
           Send

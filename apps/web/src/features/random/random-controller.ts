@@ -36,6 +36,13 @@ export interface RandomControllerDeps extends RoomMediaDeps {
  */
 export const START_CONNECT_WAIT_MS = 8_000;
 
+/**
+ * How long a room is kept after the connection dropped, waiting for it to come back and for random-resume's
+ * answer: the server's grace (RANDOM.reconnectGraceMs, counted from when it saw the socket close) and a
+ * margin for the answer. Past it the room is over here too.
+ */
+export const RESUME_WAIT_MS = RANDOM.reconnectGraceMs + 3_000;
+
 /** Find: queue for random or focused talk. */
 type FindFrame = Extract<RandomClientFrame, { type: 'find-partner' | 'join-random' }>;
 
@@ -55,6 +62,8 @@ export class RandomController {
   /** Left behind by a dropped connection: the server hears of it once the connection is back. */
   private lostRoom: string | null = null;
   private lostQueue = false;
+  /** The room kept through a dropped connection, until random-resume is answered: see holdRoom. */
+  private resuming: { roomId: string; sent: boolean; giveUp: ReturnType<typeof setTimeout> } | null = null;
   private lineId = 0;
   /** Bumped by every start: a start that waited for the connection or media goes on only if still current. */
   private starts = 0;
@@ -252,6 +261,8 @@ export class RandomController {
       case 'partner-found':
       case 'random-matched':
         return this.matched(frame);
+      case 'random-resumed':
+        return this.resumed(frame.roomId);
       case 'random-action-result':
         return this.actions.result(frame);
       case 'random-refused':
@@ -279,7 +290,7 @@ export class RandomController {
     if (queueing && this.waiting()) this.stopWaiting({ error: frame.error });
   };
 
-  /** A dropped connection ends the room here (the server ends it for the partner) or stops the search. */
+  /** A dropped connection keeps the room for a while (holdRoom) and stops a search. */
   connectionChanged(status: ConnectionStatus): void {
     const was = this.status;
     this.status = status;
@@ -290,13 +301,13 @@ export class RandomController {
       if (this.lostQueue) this.send({ type: 'leave-random-queue' });
       this.lostRoom = null;
       this.lostQueue = false;
+      this.sendResume();
       return;
     }
     if (was !== 'online') return;
     const { phase, roomId } = this.state;
     if (phase === 'connected' && roomId) {
-      this.lostRoom = roomId;
-      this.toPost('connection');
+      this.holdRoom(roomId);
     } else if (this.waiting()) {
       this.lostQueue = true;
       this.stopWaiting({ error: RANDOM_TEXT.queueLost });
@@ -319,8 +330,59 @@ export class RandomController {
     if (frame.roomId !== this.state.roomId) this.send({ type: 'leave-random-room', roomId: frame.roomId });
   }
 
+  /**
+   * A dropped connection keeps the room for the server's grace: the media go on between the browsers
+   * without the server, and once the connection is back (on any node: a draining node sends its clients
+   * elsewhere) random-resume takes this side back, with the partner's lines sent meanwhile. Not back, or not
+   * answered, within RESUME_WAIT_MS: the room is over here too. A drop while already waiting for the answer
+   * sends it again once back, within the same wait.
+   */
+  private holdRoom(roomId: string): void {
+    if (this.resuming?.roomId === roomId) {
+      this.resuming.sent = false;
+      return;
+    }
+    this.clearResume();
+    const giveUp = setTimeout(() => this.resumeFailed(roomId), RESUME_WAIT_MS);
+    this.resuming = { roomId, sent: false, giveUp };
+    this.set({ reconnecting: true, partnerTyping: false });
+  }
+
+  private sendResume(): void {
+    const resuming = this.resuming;
+    if (!resuming || resuming.sent) return;
+    // What this device has of the partner's lines: the server sends the rest after random-resumed.
+    const heard = this.state.messages.filter((line) => !line.mine).length;
+    resuming.sent = this.send({ type: 'random-resume', roomId: resuming.roomId, heard });
+  }
+
+  private resumed(roomId: string): void {
+    if (this.resuming?.roomId !== roomId) return;
+    this.clearResume();
+    this.set({ reconnecting: false });
+  }
+
+  /** The room could not be taken back in time: over here, and the server hears so once it can. */
+  private resumeFailed(roomId: string): void {
+    if (this.resuming?.roomId !== roomId) return;
+    this.clearResume();
+    if (this.state.roomId !== roomId || this.state.phase !== 'connected') return;
+    if (this.status === 'online') this.send({ type: 'leave-random-room', roomId });
+    else this.lostRoom = roomId;
+    this.toPost('connection');
+  }
+
+  private clearResume(): void {
+    if (this.resuming) clearTimeout(this.resuming.giveUp);
+    this.resuming = null;
+  }
+
   private ended(roomId: string, reason: RandomEndReason): void {
-    if (roomId === this.state.roomId && this.state.phase === 'connected') return this.toPost(reason);
+    if (roomId === this.state.roomId && this.state.phase === 'connected') {
+      // The room was not kept for this side while its connection was down: that, not the partner, ended it.
+      const lostHere = this.resuming?.roomId === roomId && reason === 'disconnected';
+      return this.toPost(lostHere ? 'connection' : reason);
+    }
     // A wait ended by the server (another device took over, a restriction).
     if (this.waiting() && (reason === 'other_device' || reason === 'restricted')) {
       this.stopWaiting({ ended: reason });
@@ -338,6 +400,9 @@ export class RandomController {
     if (frame.roomId !== s.roomId || s.phase !== 'connected') return;
     switch (frame.type) {
       case 'chat-message':
+        // Until random-resume is answered the partner's lines wait for its count: a line taken now could
+        // stand after one the drop lost, and the count would say that one arrived too.
+        if (this.resuming) return;
         return this.addLine(false, frame.text, frame.timestamp);
       case 'random-typing':
         return this.set({ partnerTyping: frame.typing });
@@ -412,6 +477,7 @@ export class RandomController {
   private teardown(): void {
     clearTimeout(this.findingTimer);
     clearTimeout(this.findRetryTimer);
+    this.clearResume();
     this.media?.close();
     this.media = null;
   }

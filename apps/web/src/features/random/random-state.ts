@@ -58,6 +58,8 @@ export interface RandomState {
   endsAt: number | null;
   /** The media flows (the peer connected). */
   mediaConnected: boolean;
+  /** connected: the realtime connection dropped and the room is kept until it is back (random-resume). */
+  reconnecting: boolean;
   messages: RandomChatLine[];
   partnerTyping: boolean;
   reveal: RevealState;
@@ -90,6 +92,7 @@ export function initialState(kind: RandomKind, filters: FocusedFilters | null): 
     startedAt: null,
     endsAt: null,
     mediaConnected: false,
+    reconnecting: false,
     messages: [],
     partnerTyping: false,
     reveal: NO_REVEAL,
@@ -123,6 +126,7 @@ export function connectedPatch(
     startedAt: now,
     endsAt: frame.type === 'partner-found' ? now + remaining(frame.endsAt, now) : null,
     noOneFound: false,
+    reconnecting: false,
     messages: [],
     partnerTyping: false,
     reveal: NO_REVEAL,
@@ -135,6 +139,7 @@ export function postPatch(ended: RoomEnd): Partial<RandomState> {
   return {
     phase: 'post',
     ended,
+    reconnecting: false,
     partnerTyping: false,
     localStream: null,
     remoteStream: null,
@@ -148,6 +153,7 @@ export function postPatch(ended: RoomEnd): Partial<RandomState> {
 export const RANDOM_TEXT = {
   offline: 'You are offline. Random talk needs a connection.',
   connectionLost: 'You lost the connection, so this room ended.',
+  reconnecting: 'Reconnecting… this chat is kept for a few seconds.',
   queueLost: 'You lost the connection, so the search stopped. Try again when you are back online.',
   restricted: 'Random talk is not available for your account right now.',
   noAnswer: 'No answer from the server. Try again.',

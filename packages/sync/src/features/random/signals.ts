@@ -18,6 +18,7 @@ export class RandomSignals extends LiveChannel<RandomClientFrame, RandomServerFr
       'random-queue': emit,
       'partner-found': emit,
       'random-matched': emit,
+      'random-resumed': emit,
       'chat-message': emit,
       'random-typing': emit,
       'incoming-call': emit,
