@@ -60,6 +60,20 @@ test('random text chat: matched, messages and typing both ways, End Chat, then R
   ).toBeVisible();
   await expect(a.page.getByText('typing…')).toBeHidden({ timeout: 5000 });
 
+  // Ben's network drops for a moment: the room waits for him, and what Ana says meanwhile reaches him.
+  await b.context.setOffline(true);
+  await expect(b.page.getByText('Reconnecting… this chat is kept for a few seconds.')).toBeVisible();
+  await input(a.page).fill('Sent while you were away');
+  await input(a.page).press('Enter');
+  await b.context.setOffline(false);
+  await expect(
+    b.page.getByRole('log', { name: 'Messages' }).getByText('Sent while you were away'),
+  ).toBeVisible();
+  await expect(b.page.getByText('Reconnecting… this chat is kept for a few seconds.')).toBeHidden();
+  await input(b.page).fill('Back again');
+  await input(b.page).press('Enter');
+  await expect(a.page.getByRole('log', { name: 'Messages' }).getByText('Back again')).toBeVisible();
+
   await a.page.getByTestId('random-end').click();
   await expect(a.page.getByTestId('random-post')).toContainText('Nice chat!');
   await expect(b.page.getByTestId('random-post')).toContainText('Nice chat!');
@@ -84,7 +98,7 @@ test('random text chat: matched, messages and typing both ways, End Chat, then R
   await adminPage.goto('/admin/reports');
   const report = adminPage.getByRole('article').filter({ hasText: 'Ben Test' }).first();
   await expect(report).toContainText('Spam or scam');
-  await report.getByRole('button', { name: /View evidence \(2 messages\)/ }).click();
+  await report.getByRole('button', { name: /View evidence \(4 messages\)/ }).click();
   const transcript = report.getByRole('list', { name: 'Evidence transcript' });
   await expect(transcript).toContainText('Hi from Ana');
   await expect(transcript).toContainText('Ben Test (reported)');
