@@ -197,7 +197,7 @@ describe('calls when the coordinating node is killed', () => {
 });
 
 describe('random talk when the coordinating node is killed', () => {
-  it('rooms of node 2 go on, the queue waits on, a lost Find is sent again, a side held on node 1 ends after its grace', async () => {
+  it('rooms of node 2 go on, the queue waits on, a lost Find is sent again, a side held on node 1 ends after its grace unless resumed on node 2', async () => {
     const { node2, onNode1, kill1, leads2 } = await deployment();
     const student = async (node: TestServer, name: string) => {
       const user = await createUser(node2, name);
@@ -214,6 +214,11 @@ describe('random talk when the coordinating node is killed', () => {
     // Kim on node 1 with Lou on node 2; Gus and Hal on node 2; Ivy waits on node 2.
     const [kim, lou] = [await student(onNode1, 'Kim'), await student(node2, 'Lou')];
     const lost = await pair(kim, lou);
+    // Ned on node 1 with Ora on node 2: Ned comes back through node 2 and takes his side back.
+    const ned = await createUser(node2, 'Ned');
+    await setProfile(node2, ned.id, {});
+    const ora = await student(node2, 'Ora');
+    const kept = await pair(await connect(onNode1, ned), ora);
     const [gus, hal] = [await student(node2, 'Gus'), await student(node2, 'Hal')];
     const roomId = await pair(gus, hal);
     const ivy = await student(node2, 'Ivy');
@@ -227,6 +232,13 @@ describe('random talk when the coordinating node is killed', () => {
     queue(max, 'chat');
     await leads2();
     await chatFlows(roomId, gus, hal);
+    const nedBack = await connect(node2, ned);
+    nedBack.send({ type: 'random-resume', roomId: kept, heard: 0 });
+    await nedBack.waitFor((frame) => frame.type === 'random-resumed');
+    ora.send({ type: 'chat-message', roomId: kept, text: 'still here' });
+    expect(await nedBack.waitFor((frame) => frame.type === 'chat-message')).toMatchObject({
+      text: 'still here',
+    });
 
     const jo = await student(node2, 'Jo');
     queue(jo, 'chat');
@@ -243,5 +255,7 @@ describe('random talk when the coordinating node is killed', () => {
       reason: 'disconnected',
     });
     expect([gus, hal].some((ws) => ws.frames.some(roomEndOf(roomId)))).toBe(false);
+    // Ned's side was taken back within the grace: that room goes on.
+    expect([ora, nedBack].some((ws) => ws.frames.some(roomEndOf(kept)))).toBe(false);
   }, 60_000);
 });

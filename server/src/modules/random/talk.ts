@@ -330,10 +330,11 @@ export class RandomTalk {
    * A connection takes its student's side back after a drop (random-resume): `random-resumed`, then the
    * partner's lines it lacks (resumeLines). A room that is not live for this student (its grace ran out, it
    * ended meanwhile, or it was never theirs) is answered as ended, `disconnected`; a room id the student never
-   * had gets the text room's end, as an unknown one does, so it tells a stranger nothing.
+   * had gets the text room's end, as an unknown one does, so it tells a stranger nothing. The count of lines
+   * heard is this node's: a coordinator that took over knows only the lines relayed since (handover.ts).
    */
   private resume(session: Session, roomId: string, heard: number): void {
-    const seat = this.state.rooms.get(roomId) && this.seat(session, roomId);
+    const seat = this.seat(session, roomId);
     if (seat) {
       session.send({ type: 'random-resumed', roomId });
       for (const frame of resumeLines(seat, heard)) session.send(frame);
