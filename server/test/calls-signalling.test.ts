@@ -327,8 +327,11 @@ describe('ringing and answering', () => {
       callId: id,
     });
     await WsClient.settle();
-    expect(annWs.frames.slice(from[0]).map((f) => f.type)).toEqual(['call:placed']);
-    expect([bob1.frames.slice(from[1]), bob2.frames.slice(from[2])]).toEqual([[], []]);
+    // This call's frames (a presence broadcast such as online_count may come in between).
+    const ofCall = (from: number) => annWs.frames.slice(from).filter((f) => f.callId === id);
+    expect(ofCall(from[0]).map((f) => f.type)).toEqual(['call:placed']);
+    const bobs = [bob1.frames.slice(from[1]), bob2.frames.slice(from[2])];
+    expect(bobs.map((frames) => frames.filter((f) => f.callId === id))).toEqual([[], []]);
     answer(bob1, id, ann);
     const answered = await annWs.waitFor(frameOf('call:answer', id));
     expect(answered).toMatchObject({ from: bob.id });
@@ -336,7 +339,34 @@ describe('ringing and answering', () => {
     const later = annWs.frames.length;
     offer(annWs, bob, 'audio', id, true);
     expect(await annWs.waitFor(frameOf('call:answer', id), later)).toEqual(answered);
-    expect(annWs.frames.slice(later).map((f) => f.type)).toEqual(['call:placed', 'call:answer']);
+    expect(ofCall(later).map((f) => f.type)).toEqual(['call:placed', 'call:answer']);
+  });
+
+  it('a retry of a call that ended while the caller was away gets its end again and rings nobody', async () => {
+    const { ann, bob, annWs, bob1, bob2, id } = await ringing();
+    // Ann's network drops while it rings; Bob rejects meanwhile, and the reject goes nowhere.
+    annWs.kill();
+    await annWs.waitClose();
+    await WsClient.settle(50);
+    reject(bob1, id, ann);
+    await bob2.waitFor(endOf(id));
+    const from = [bob1.frames.length, bob2.frames.length] as const;
+    // Back (within the grace), her device still waits for the call to be placed: it sends the offer again.
+    const ann2 = await WsClient.connect(server, ann);
+    offer(ann2, bob, 'audio', id, true);
+    expect(await ann2.waitFor(frameOf('call:reject', id))).toEqual({
+      type: 'call:reject',
+      callId: id,
+      from: bob.id,
+    });
+    expect(ann2.frames.filter((f) => f.callId === id).map((f) => f.type)).toEqual([
+      'call:placed',
+      'call:reject',
+    ]);
+    await WsClient.settle(100);
+    // Nothing rang again on Bob's devices (their presence frames aside).
+    const later = [...bob1.frames.slice(from[0]), ...bob2.frames.slice(from[1])];
+    expect(later.filter((f) => f.callId === id)).toEqual([]);
   });
 
   it('a retry that arrives while the first offer is still being checked is answered by it: placed once', async () => {

@@ -10,7 +10,9 @@ import {
   type CallOfferFrame,
   type CallRejectFrame,
   type CallResumeFrame,
+  type CallServerFrame,
   type UserRef,
+  REALTIME_TIMING,
 } from '@campus/protocol';
 import type { AppDeps } from '../../deps';
 import type { RateLimiter } from '../../lib/rate-limit';
@@ -35,6 +37,9 @@ export interface CallTimings {
 export const CALL_OFFER_RATE = { limit: CALL.offersPerHour, windowMs: 60 * 60_000 };
 
 type EndFrame = Extract<CallSessionFrame, { type: 'call:end' }>;
+
+/** At most this many ended calls are remembered (endedCalls), the oldest forgotten first. */
+const ENDED_CALLS_MAX = 10_000;
 
 function ended(callId: string, reason: CallEndReason, error?: string): CallEndedFrame {
   return error === undefined
@@ -95,6 +100,13 @@ export class CallSignalling {
    * the call goes on to ring.
    */
   private readonly placing = new Map<string, { callerId: string; calleeId: string; hungUp: boolean }>();
+  /**
+   * Calls ended lately, by id: their caller and the last word the caller was sent (or would have been, with
+   * a connection up). A caller's device that heard nothing back sends its offer again (`retry`), and the
+   * ending may have gone to a connection that had dropped meanwhile: without this the retry found no call
+   * and rang the callee again. Kept as long as a device may still be retrying; this node's memory only.
+   */
+  private readonly endedCalls = new Map<string, { callerId: string; told: CallServerFrame; until: number }>();
 
   readonly frames: FrameHandlers<CallSessionFrame> = {
     'call:offer': (session, frame) => this.offer(session, frame),
@@ -216,6 +228,13 @@ export class CallSignalling {
   private answerAgain(session: Session, callId: string): boolean {
     const placing = this.placing.get(callId);
     if (placing) return placing.callerId === session.userId;
+    const gone = this.endedCalls.get(callId);
+    if (gone && gone.until > this.deps.now()) {
+      if (gone.callerId !== session.userId) return false;
+      session.send({ type: 'call:placed', callId });
+      session.send(gone.told);
+      return true;
+    }
     const call = this.calls.get(callId);
     if (!call || call.callerId !== session.userId) return false;
     this.onceStored(call, () => {
@@ -469,14 +488,14 @@ export class CallSignalling {
   private ringTimeout(callId: string): void {
     const call = this.calls.get(callId);
     if (!call || call.state !== 'ringing' || !this.finish(call)) return;
-    call.caller?.send(ended(callId, 'no_answer', CALL_MSG.noAnswer));
+    this.tellCaller(call, ended(callId, 'no_answer', CALL_MSG.noAnswer));
     if (!call.calleeHidden) this.toCallee(call, 'no_answer');
     this.log(this.outcome(call, 'no_answer', 0));
   }
 
   private rejected(call: LiveCall): void {
     if (!this.finish(call)) return;
-    call.caller?.send({ type: 'call:reject', callId: call.id, from: call.calleeId });
+    this.tellCaller(call, { type: 'call:reject', callId: call.id, from: call.calleeId });
     this.toCallee(call, 'rejected_elsewhere');
     this.log(this.outcome(call, 'rejected', 0));
   }
@@ -499,6 +518,8 @@ export class CallSignalling {
   private inUse(callerId: string, callId: string): string | undefined {
     if (this.calls.callOf(callerId)) return CALL_MSG.alreadyInCall;
     if (this.calls.get(callId)) return CALL_MSG.failed;
+    // An ended call's id is not placed again (its caller's retry was answered before this).
+    if ((this.endedCalls.get(callId)?.until ?? 0) > this.deps.now()) return CALL_MSG.failed;
     return undefined;
   }
 
@@ -517,10 +538,31 @@ export class CallSignalling {
   /** Ends the call once: false when another path ended it first. Clears its timers. */
   private finish(call: LiveCall): boolean {
     if (!this.calls.finish(call.id)) return false;
+    this.remember(call, ended(call.id, 'ended', CALL_MSG.ended));
     this.stored.forgot(call);
     for (const key of [`ring:${call.id}`, `grace:${call.id}:caller`, `grace:${call.id}:callee`])
       this.clearTimer(key);
     return true;
+  }
+
+  /** What an ended call's caller was told, for a retry of its offer (endedCalls). */
+  private remember(call: LiveCall, told: CallServerFrame): void {
+    const now = this.deps.now();
+    const keep =
+      this.timings.ringTimeoutMs + this.timings.reconnectGraceMs + REALTIME_TIMING.unansweredRetryMs;
+    this.endedCalls.delete(call.id);
+    this.endedCalls.set(call.id, { callerId: call.callerId, told, until: now + keep });
+    // Oldest first (insertion order): the expired, and any beyond the cap.
+    for (const [id, gone] of this.endedCalls) {
+      if (gone.until > now && this.endedCalls.size <= ENDED_CALLS_MAX) break;
+      this.endedCalls.delete(id);
+    }
+  }
+
+  /** Sends the caller the call's ending (when connected) and keeps it for a retry of the offer. */
+  private tellCaller(call: LiveCall, frame: CallServerFrame): void {
+    this.remember(call, frame);
+    call.caller?.send(frame);
   }
 
   private outcome(call: LiveCall, status: CallLogStatus, duration: number): CallOutcome {
