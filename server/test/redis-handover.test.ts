@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { answer, endOf, frameOf, hangUp, logsOf } from './calls-helpers';
+import { answer, endOf, frameOf, hangUp, logsOf, offer, reject } from './calls-helpers';
 import { chatFlows, connecting, ending, friends, placeCall, rollCalls } from './handover-helpers';
 import { isMatch, queue, endOf as roomEndOf, setProfile } from './random-helpers';
 import { requireRedis, testRedisConfig } from './support/redis';
@@ -148,6 +148,31 @@ describe('calls when the coordinating node stops', () => {
     await WsClient.settle(300);
     expect(b.frames.filter((f) => endOf(id)(f) && f.reason !== 'answered_elsewhere')).toEqual([]);
     expect((await logsOf(node2, bob)).logs).toMatchObject([{ status: 'completed' }]);
+  });
+  it('a call rejected while its caller was away is answered with the reject after the takeover, not rung again', async () => {
+    const { node2, stop1 } = await deployment();
+    const [ann, bob] = await friends(node2, 'Ike', 'Jen');
+    const a = await connect(node2, ann);
+    const b = await connect(node2, bob);
+    const id = await placeCall(node2, [a, b], [ann, bob], false);
+    // Ike's network drops while it rings; Jen rejects meanwhile; then the coordinator hands over.
+    a.kill();
+    await a.waitClose();
+    await WsClient.settle(100);
+    reject(b, id, ann);
+    await WsClient.settle(200);
+    await stop1();
+    const rang = b.frames.filter(frameOf('call:offer', id)).length;
+    // Back, Ike's device still waits for the call to be placed and sends its offer again.
+    const back = await connect(node2, ann);
+    offer(back, bob, 'audio', id, true);
+    expect(await back.waitFor(frameOf('call:reject', id))).toEqual({
+      type: 'call:reject',
+      callId: id,
+      from: bob.id,
+    });
+    await WsClient.settle(300);
+    expect(b.frames.filter(frameOf('call:offer', id))).toHaveLength(rang);
   });
 });
 

@@ -2,9 +2,12 @@ import { whenWritten, type Handover } from '../../realtime/handover';
 import type { Logger } from '../../lib/logger';
 import type { CallOutcome } from './log';
 import type { LiveCall } from './registry';
-import { fromStored, outcomeOf, toStored } from './stored';
+import { endedOf, fromStored, outcomeOf, toStored, toStoredEnded, type EndedCall } from './stored';
 
-/** The calls' one hash in Redis (coordinator.ts): `c:<callId>` per live call, `l:<logId>` per log in flight. */
+/**
+ * The calls' one hash in Redis (coordinator.ts): `c:<callId>` per live call, `l:<logId>` per log in flight,
+ * `e:<callId>` per call ended lately (for a retry of its offer; dropped as it expires).
+ */
 export const CALL_STATE = 'state';
 
 /**
@@ -50,6 +53,15 @@ export class StoredCalls {
     this.term?.del(CALL_STATE, `c:${call.id}`);
   }
 
+  /** A call ended: who called and what they were told, until `until` (a retry of the offer gets it). */
+  ended(callId: string, ended: EndedCall): void {
+    this.term?.set(CALL_STATE, `e:${callId}`, toStoredEnded(callId, ended));
+  }
+
+  expired(callId: string): void {
+    this.term?.del(CALL_STATE, `e:${callId}`);
+  }
+
   /**
    * A log about to be written, kept (in the same round trip as the end of its call) unless `kept` already;
    * the answer, called once it is in the database, drops it, through the term it was written in (once that
@@ -71,22 +83,31 @@ export class StoredCalls {
     term: Handover,
     now: number,
     graceMs: number,
-  ): Promise<{ calls: { call: LiveCall; moved: boolean }[]; logs: CallOutcome[] }> {
+  ): Promise<{
+    calls: { call: LiveCall; moved: boolean }[];
+    logs: CallOutcome[];
+    ended: (EndedCall & { callId: string })[];
+  }> {
     const fields = await term.read(CALL_STATE);
     const calls: { call: LiveCall; moved: boolean }[] = [];
     const logs: CallOutcome[] = [];
+    const ended: (EndedCall & { callId: string })[] = [];
     let dropped = 0;
     for (const [field, raw] of Object.entries(fields)) {
       const call = field.startsWith('c:') ? fromStored(raw, term, now, graceMs) : undefined;
       const outcome = field.startsWith('l:') ? outcomeOf(raw) : undefined;
+      const gone = field.startsWith('e:') ? endedOf(raw) : undefined;
       if (call && field === `c:${call.call.id}`) calls.push(call);
       else if (outcome && field === `l:${outcome.logId}`) logs.push(outcome);
-      else {
+      else if (gone && field === `e:${gone.callId}`) {
+        if (gone.until > now) ended.push(gone);
+        else term.del(CALL_STATE, field);
+      } else {
         dropped++;
         term.del(CALL_STATE, field);
       }
     }
     if (dropped) this.log.warn({ dropped }, 'calls: stored records that did not parse were dropped');
-    return { calls, logs };
+    return { calls, logs, ended };
   }
 }

@@ -24,6 +24,7 @@ import { userRefsOf, type UserRefs } from '../users';
 import { secondsBetween, writeCallLog, type CallOutcome } from './log';
 import { pairParams, pairSql } from './repo';
 import { CALL_STATE, StoredCalls } from './handover';
+import type { EndedCall } from './stored';
 import { InProcessCallRegistry, type CallRegistry, type CallSide, type LiveCall } from './registry';
 
 export interface CallTimings {
@@ -104,9 +105,9 @@ export class CallSignalling {
    * Calls ended lately, by id: their caller and the last word the caller was sent (or would have been, with
    * a connection up). A caller's device that heard nothing back sends its offer again (`retry`), and the
    * ending may have gone to a connection that had dropped meanwhile: without this the retry found no call
-   * and rang the callee again. Kept as long as a device may still be retrying; this node's memory only.
+   * and rang the callee again. Kept as long as a device may still be retrying, in Redis too (handover.ts).
    */
-  private readonly endedCalls = new Map<string, { callerId: string; told: CallServerFrame; until: number }>();
+  private readonly endedCalls = new Map<string, EndedCall>();
 
   readonly frames: FrameHandlers<CallSessionFrame> = {
     'call:offer': (session, frame) => this.offer(session, frame),
@@ -460,8 +461,10 @@ export class CallSignalling {
   async lead(term: Handover): Promise<void> {
     this.stored.begin(term);
     const now = this.deps.now();
-    const { calls, logs } = await this.stored.load(term, now, this.timings.reconnectGraceMs);
+    const { calls, logs, ended } = await this.stored.load(term, now, this.timings.reconnectGraceMs);
     if (!this.stored.current(term) || this.closing) return;
+    for (const { callId, ...gone } of ended.sort((a, b) => a.until - b.until))
+      this.endedCalls.set(callId, gone);
     for (const outcome of logs) this.log(outcome, true);
     for (const { call, moved } of calls) {
       if (!this.calls.add(call)) {
@@ -487,15 +490,17 @@ export class CallSignalling {
 
   private ringTimeout(callId: string): void {
     const call = this.calls.get(callId);
-    if (!call || call.state !== 'ringing' || !this.finish(call)) return;
-    this.tellCaller(call, ended(callId, 'no_answer', CALL_MSG.noAnswer));
+    const toCaller = ended(callId, 'no_answer', CALL_MSG.noAnswer);
+    if (!call || call.state !== 'ringing' || !this.finish(call, toCaller)) return;
+    call.caller?.send(toCaller);
     if (!call.calleeHidden) this.toCallee(call, 'no_answer');
     this.log(this.outcome(call, 'no_answer', 0));
   }
 
   private rejected(call: LiveCall): void {
-    if (!this.finish(call)) return;
-    this.tellCaller(call, { type: 'call:reject', callId: call.id, from: call.calleeId });
+    const toCaller: CallServerFrame = { type: 'call:reject', callId: call.id, from: call.calleeId };
+    if (!this.finish(call, toCaller)) return;
+    call.caller?.send(toCaller);
     this.toCallee(call, 'rejected_elsewhere');
     this.log(this.outcome(call, 'rejected', 0));
   }
@@ -535,10 +540,16 @@ export class CallSignalling {
     this.deps.realtime.sendToUsers([call.calleeId], ended(call.id, reason));
   }
 
-  /** Ends the call once: false when another path ended it first. Clears its timers. */
-  private finish(call: LiveCall): boolean {
+  /**
+   * Ends the call once: false when another path ended it first. Clears its timers, and remembers `toCaller`
+   * (what the caller is told of the ending) for a retry of the offer.
+   */
+  private finish(
+    call: LiveCall,
+    toCaller: CallServerFrame = ended(call.id, 'ended', CALL_MSG.ended),
+  ): boolean {
     if (!this.calls.finish(call.id)) return false;
-    this.remember(call, ended(call.id, 'ended', CALL_MSG.ended));
+    this.remember(call, toCaller);
     this.stored.forgot(call);
     for (const key of [`ring:${call.id}`, `grace:${call.id}:caller`, `grace:${call.id}:callee`])
       this.clearTimer(key);
@@ -550,19 +561,20 @@ export class CallSignalling {
     const now = this.deps.now();
     const keep =
       this.timings.ringTimeoutMs + this.timings.reconnectGraceMs + REALTIME_TIMING.unansweredRetryMs;
+    const gone: EndedCall = { callerId: call.callerId, told, until: now + keep };
     this.endedCalls.delete(call.id);
-    this.endedCalls.set(call.id, { callerId: call.callerId, told, until: now + keep });
-    // Oldest first (insertion order): the expired, and any beyond the cap.
+    this.endedCalls.set(call.id, gone);
+    this.stored.ended(call.id, gone);
+    this.forgetEnded(now);
+  }
+
+  /** Oldest first (insertion order): the expired, and any beyond the cap. */
+  private forgetEnded(now: number): void {
     for (const [id, gone] of this.endedCalls) {
       if (gone.until > now && this.endedCalls.size <= ENDED_CALLS_MAX) break;
       this.endedCalls.delete(id);
+      this.stored.expired(id);
     }
-  }
-
-  /** Sends the caller the call's ending (when connected) and keeps it for a retry of the offer. */
-  private tellCaller(call: LiveCall, frame: CallServerFrame): void {
-    this.remember(call, frame);
-    call.caller?.send(frame);
   }
 
   private outcome(call: LiveCall, status: CallLogStatus, duration: number): CallOutcome {

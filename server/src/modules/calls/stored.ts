@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { callAnsweredFrameSchema, callLogStatusSchema, callTypeSchema } from '@campus/protocol';
+import {
+  callAnsweredFrameSchema,
+  callEndedFrameSchema,
+  callLogStatusSchema,
+  callRejectedFrameSchema,
+  callTypeSchema,
+  type CallServerFrame,
+} from '@campus/protocol';
 import { parseStored, sessionRefSchema, type Handover } from '../../realtime/handover';
 import type { CallOutcome } from './log';
 import type { CallSide, LiveCall } from './registry';
@@ -113,4 +120,28 @@ export function fromStored(
 
 export function outcomeOf(raw: string): CallOutcome | undefined {
   return parseStored(storedOutcomeSchema, raw);
+}
+
+/** A call ended lately, for a retry of its offer (signalling.ts endedCalls): its caller and last word. */
+export interface EndedCall {
+  callerId: string;
+  told: CallServerFrame;
+  until: number;
+}
+
+const endedCallSchema = z
+  .strictObject({
+    callId: z.uuid(),
+    callerId: userId,
+    told: z.union([callEndedFrameSchema.strict(), callRejectedFrameSchema.strict()]),
+    until: ms,
+  })
+  .refine((e) => e.told.callId === e.callId);
+
+export function toStoredEnded(callId: string, ended: EndedCall): string {
+  return JSON.stringify({ callId, ...ended });
+}
+
+export function endedOf(raw: string): (EndedCall & { callId: string }) | undefined {
+  return parseStored(endedCallSchema, raw);
 }
