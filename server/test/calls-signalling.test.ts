@@ -364,6 +364,14 @@ describe('ringing and answering', () => {
       'call:reject',
     ]);
     await WsClient.settle(100);
+    // A stranger's retry with that id is refused, and learns nothing of how the call ended.
+    const eve = await createUser(server, 'Eve');
+    const eveWs = await WsClient.connect(server, eve);
+    offer(eveWs, bob, 'audio', id, true);
+    expect(await eveWs.waitFor(endOf(id))).toMatchObject({ reason: 'refused' });
+    await WsClient.settle(100);
+    expect(eveWs.frames.filter((f) => f.callId === id).map((f) => f.type)).toEqual(['call:end']);
+    eveWs.close();
     // Nothing rang again on Bob's devices (their presence frames aside).
     const later = [...bob1.frames.slice(from[0]), ...bob2.frames.slice(from[1])];
     expect(later.filter((f) => f.callId === id)).toEqual([]);

@@ -370,6 +370,23 @@ describe('random rooms', () => {
     expect(await bob2.waitFor(endOf(roomId))).toEqual({ type: 'call-ended', roomId, reason: 'disconnected' });
   });
 
+  it('a student blocked from the room cannot take it back: random-resume is answered with its end', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const { roomId } = await matched(ann.ws, bob.ws, 'chat');
+    ann.ws.send({ type: 'random-action', roomId, action: 'block' });
+    expect(await ann.ws.waitFor((f) => f.type === 'random-action-result')).toMatchObject({ ok: true });
+    await bob.ws.waitFor(endOf(roomId));
+    const from = ann.ws.frames.length;
+    bob.ws.send({ type: 'random-resume', roomId, heard: 0 });
+    bob.ws.send({ type: 'chat-message', roomId, text: 'let me back' });
+    await WsClient.settle(150);
+    const answers = bob.ws.frames.filter(endOf(roomId));
+    expect(answers.at(-1)).toEqual({ type: 'random-chat-ended', roomId, reason: 'disconnected' });
+    expect(bob.ws.frames.some((f) => f.type === 'random-resumed')).toBe(false);
+    expect(ann.ws.frames.slice(from).filter((f) => f.roomId === roomId)).toEqual([]);
+  });
+
   it('a stranger’s random-resume of someone else’s room is answered as for an unknown id and takes nothing over', async () => {
     const ann = await student(server, 'Ann');
     const bob = await student(server, 'Bob');

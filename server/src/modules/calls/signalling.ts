@@ -229,8 +229,8 @@ export class CallSignalling {
   private answerAgain(session: Session, callId: string): boolean {
     const placing = this.placing.get(callId);
     if (placing) return placing.callerId === session.userId;
-    const gone = this.endedCalls.get(callId);
-    if (gone && gone.until > this.deps.now()) {
+    const gone = this.recentlyEnded(callId);
+    if (gone) {
       if (gone.callerId !== session.userId) return false;
       session.send({ type: 'call:placed', callId });
       session.send(gone.told);
@@ -524,7 +524,7 @@ export class CallSignalling {
     if (this.calls.callOf(callerId)) return CALL_MSG.alreadyInCall;
     if (this.calls.get(callId)) return CALL_MSG.failed;
     // An ended call's id is not placed again (its caller's retry was answered before this).
-    if ((this.endedCalls.get(callId)?.until ?? 0) > this.deps.now()) return CALL_MSG.failed;
+    if (this.recentlyEnded(callId)) return CALL_MSG.failed;
     return undefined;
   }
 
@@ -566,6 +566,12 @@ export class CallSignalling {
     this.endedCalls.set(call.id, gone);
     this.stored.ended(call.id, gone);
     this.forgetEnded(now);
+  }
+
+  /** A call with this id that ended lately (a retry of its offer may still come), if any. */
+  private recentlyEnded(callId: string): EndedCall | undefined {
+    const gone = this.endedCalls.get(callId);
+    return gone && gone.until > this.deps.now() ? gone : undefined;
   }
 
   /** Oldest first (insertion order): the expired, and any beyond the cap. */
