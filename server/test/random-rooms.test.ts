@@ -332,10 +332,10 @@ describe('random rooms', () => {
     bob2.send({ type: 'random-resume', roomId, heard: 1 });
     await bob2.waitFor((f) => f.type === 'chat-message' && f.text === 'two');
     const texts = (ws: WsClient) => ws.frames.filter((f) => f.type === 'chat-message').map((f) => f.text);
-    expect(randomFrames(bob2).map((f) => [f.type, f.text])).toEqual([
-      ['random-resumed', undefined],
-      ['chat-message', 'one'],
-      ['chat-message', 'two'],
+    expect(randomFrames(bob2).map((f) => [f.type, f.text, f.i])).toEqual([
+      ['random-resumed', undefined, undefined],
+      ['chat-message', 'one', 2],
+      ['chat-message', 'two', 3],
     ]);
     expect(bob2.frames.find((f) => f.type === 'chat-message')).toMatchObject({
       roomId,
@@ -356,6 +356,51 @@ describe('random rooms', () => {
     await WsClient.settle(150);
     expect(bob3.frames.filter((f) => f.type === 'random-resumed')).toHaveLength(2);
     expect(texts(bob3)).toEqual(['zero', 'one', 'two']);
+  });
+
+  it('a numbered line sent again reaches the partner once; resume tells the device how many of its lines the room has (`said`)', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const { roomId } = await matched(ann.ws, bob.ws, 'chat');
+    const lines = (ws: WsClient) =>
+      ws.frames.filter((f) => f.type === 'chat-message').map((f) => [f.text, f.i]);
+    ann.ws.send({ type: 'chat-message', roomId, text: 'a', n: 1 });
+    ann.ws.send({ type: 'chat-message', roomId, text: 'a', n: 1 });
+    ann.ws.send({ type: 'chat-message', roomId, text: 'b', n: 2 });
+    await bob.ws.waitFor((f) => f.type === 'chat-message' && f.text === 'b');
+    ann.ws.kill();
+    await ann.ws.waitClose();
+    const ann2 = await connect(server, ann.user);
+    ann2.send({ type: 'random-resume', roomId, heard: 0 });
+    expect(await ann2.waitFor((f) => f.type === 'random-resumed')).toEqual({
+      type: 'random-resumed',
+      roomId,
+      said: 2,
+    });
+    // Her device sends again what the room lacks, by number: the room had 'b', not 'c'.
+    ann2.send({ type: 'chat-message', roomId, text: 'b', n: 2 });
+    ann2.send({ type: 'chat-message', roomId, text: 'c', n: 3 });
+    // A device from before the numbers: relayed as it comes.
+    ann2.send({ type: 'chat-message', roomId, text: 'x' });
+    ann2.send({ type: 'chat-message', roomId, text: 'x' });
+    await bob.ws.waitFor((f) => f.type === 'chat-message' && f.i === 5);
+    await WsClient.settle(50);
+    expect(lines(bob.ws)).toEqual([
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+      ['x', 4],
+      ['x', 5],
+    ]);
+    // Bob's own count is his: nothing said yet.
+    const bob2 = await connect(server, bob.user);
+    bob2.send({ type: 'random-resume', roomId, heard: 3 });
+    expect(await bob2.waitFor((f) => f.type === 'random-resumed')).toMatchObject({ said: 0 });
+    await bob2.waitFor((f) => f.type === 'chat-message' && f.i === 5);
+    expect(lines(bob2)).toEqual([
+      ['x', 4],
+      ['x', 5],
+    ]);
   });
 
   it('random-resume of a room that is over for the student is answered with its end, `disconnected`', async () => {

@@ -18,6 +18,7 @@ import { isMatch, queue, endOf as roomEndOf, setProfile } from './random-helpers
 import { requireRedis, TEST_REDIS_URL, testRedisConfig } from './support/redis';
 import { startServerProcess, type ServerProcess } from './support/server-process';
 import { cliEnvFor, startTestServer, type TestServer } from './support/test-server';
+import { rowsOf } from './support/sql';
 import { createUser, WsClient } from './support/ws-client';
 
 /**
@@ -111,7 +112,7 @@ async function deployment() {
    * acknowledged only once it is stored: redis-random-ack.test.ts; Ivy's below needs no such wait.)
    */
   const stored = (
-    channel: 'calls',
+    channel: 'calls' | 'random',
     hash: string,
     field: string,
     what: string,
@@ -197,12 +198,15 @@ describe('calls when the coordinating node is killed', () => {
 });
 
 describe('random talk when the coordinating node is killed', () => {
-  it('rooms of node 2 go on, the queue waits on, a lost Find is sent again, a side held on node 1 ends after its grace unless resumed on node 2', async () => {
-    const { node2, onNode1, kill1, leads2 } = await deployment();
+  it('rooms of node 2 go on, the queue waits on, a lost Find is sent again, a side held on node 1 ends after its grace unless resumed on node 2; the lines said before the crash and in its gap are neither lost nor doubled', async () => {
+    const { node2, onNode1, kill1, leads2, stored } = await deployment();
+    const ids = new Map<WsClient, string>();
     const student = async (node: TestServer, name: string) => {
       const user = await createUser(node2, name);
       await setProfile(node2, user.id, {});
-      return connect(node, user);
+      const ws = await connect(node, user);
+      ids.set(ws, user.id);
+      return ws;
     };
     const pair = async (one: WsClient, two: WsClient) => {
       queue(one, 'chat');
@@ -218,27 +222,61 @@ describe('random talk when the coordinating node is killed', () => {
     const ned = await createUser(node2, 'Ned');
     await setProfile(node2, ned.id, {});
     const ora = await student(node2, 'Ora');
-    const kept = await pair(await connect(onNode1, ned), ora);
+    const nedOn1 = await connect(onNode1, ned);
+    const kept = await pair(nedOn1, ora);
     const [gus, hal] = [await student(node2, 'Gus'), await student(node2, 'Hal')];
     const roomId = await pair(gus, hal);
     const ivy = await student(node2, 'Ivy');
     queue(ivy, 'chat');
     // Acknowledged once stored: killing node 1 now cannot lose it.
     await ivy.waitFor((frame) => frame.type === 'random-queue');
+    // Lines node 1 relayed and stored (a line goes out a moment before its write, as a call's frames do).
+    ora.send({ type: 'chat-message', roomId: kept, text: 'one', n: 1 });
+    await nedOn1.waitFor((frame) => frame.type === 'chat-message');
+    gus.send({ type: 'chat-message', roomId, text: 'rude words', n: 1 });
+    await hal.waitFor((frame) => frame.type === 'chat-message');
+    await stored('random', 'state', `l:${kept}:1`, "Ora's line");
+    await stored('random', 'state', `l:${roomId}:1`, "Gus's line");
 
     await kill1();
-    // Max's Find goes to the dead coordinator, before node 2 takes over: it is lost.
+    // Max's Find goes to the dead coordinator, before node 2 takes over: it is lost. So is Gus's line.
     const max = await student(node2, 'Max');
     queue(max, 'chat');
+    gus.send({ type: 'chat-message', roomId, text: 'in the gap', n: 2 });
     await leads2();
+    // Node 2 sent the line again to itself, now coordinating: Hal has both lines, each once, numbered.
+    await hal.waitFor((frame) => frame.type === 'chat-message' && frame.text === 'in the gap');
     await chatFlows(roomId, gus, hal);
+    const lines = (ws: WsClient) =>
+      ws.frames.filter((frame) => frame.type === 'chat-message').map((frame) => [frame.text, frame.i]);
+    expect(lines(hal).slice(0, 3)).toEqual([
+      ['rude words', 1],
+      ['in the gap', 2],
+      [expect.stringMatching(/^hello /), 3],
+    ]);
     const nedBack = await connect(node2, ned);
     nedBack.send({ type: 'random-resume', roomId: kept, heard: 0 });
-    await nedBack.waitFor((frame) => frame.type === 'random-resumed');
-    ora.send({ type: 'chat-message', roomId: kept, text: 'still here' });
-    expect(await nedBack.waitFor((frame) => frame.type === 'chat-message')).toMatchObject({
-      text: 'still here',
-    });
+    // Node 2 knows the room's lines and counts from Redis: Ned's device gets the line node 1 relayed.
+    expect(await nedBack.waitFor((frame) => frame.type === 'random-resumed')).toMatchObject({ said: 0 });
+    ora.send({ type: 'chat-message', roomId: kept, text: 'still here', n: 2 });
+    await nedBack.waitFor((frame) => frame.type === 'chat-message' && frame.text === 'still here');
+    expect(lines(nedBack)).toEqual([
+      ['one', 1],
+      ['still here', 2],
+    ]);
+    // Hal's report after the takeover carries what Gus said under node 1.
+    hal.send({ type: 'random-action', roomId, action: 'report', reason: 'harassment' });
+    expect(await hal.waitFor((frame) => frame.type === 'random-action-result')).toMatchObject({ ok: true });
+    const [report] = await rowsOf<{ evidence: string }>(
+      node2,
+      'SELECT evidence FROM reports WHERE reporter_id = ?',
+      ids.get(hal)!,
+    );
+    const evidence = JSON.parse(report!.evidence) as { messages: { from: string; text: string }[] };
+    expect(evidence.messages.slice(0, 2)).toEqual([
+      expect.objectContaining({ from: 'reported', text: 'rude words' }),
+      expect.objectContaining({ from: 'reported', text: 'in the gap' }),
+    ]);
 
     const jo = await student(node2, 'Jo');
     queue(jo, 'chat');
@@ -254,7 +292,6 @@ describe('random talk when the coordinating node is killed', () => {
     expect(await lou.waitFor(roomEndOf(lost), 0, TIMINGS.randomGrace + 5000)).toMatchObject({
       reason: 'disconnected',
     });
-    expect([gus, hal].some((ws) => ws.frames.some(roomEndOf(roomId)))).toBe(false);
     // Ned's side was taken back within the grace: that room goes on.
     expect([ora, nedBack].some((ws) => ws.frames.some(roomEndOf(kept)))).toBe(false);
   }, 60_000);

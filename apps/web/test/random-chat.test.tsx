@@ -48,20 +48,20 @@ describe('random text chat', () => {
     const at = '2026-11-20T09:15:00.000Z';
     serverSends(world, { type: 'random-typing', roomId: ROOM, typing: true });
     expect(screen.getByText('typing…')).toBeTruthy();
-    serverSends(world, { type: 'chat-message', roomId: ROOM, text: 'hey from Delhi', timestamp: at });
+    serverSends(world, { type: 'chat-message', roomId: ROOM, text: 'hey from Delhi', timestamp: at, i: 1 });
     const log = screen.getByRole('log', { name: 'Messages' });
     const line = within(log).getByText('hey from Delhi').closest('li')!;
     expect(line.querySelector('time')!.getAttribute('dateTime')).toBe(at);
     expect(line.querySelector('time')!.textContent).toMatch(/\d{1,2}:\d{2}/);
     expect(screen.queryByText('typing…')).toBeNull();
     // Another room's frames are not this one's.
-    serverSends(world, { type: 'chat-message', roomId: 'other', text: 'stray', timestamp: at });
+    serverSends(world, { type: 'chat-message', roomId: 'other', text: 'stray', timestamp: at, i: 2 });
     expect(screen.queryByText('stray')).toBeNull();
 
     typed('hi Bo');
     fireEvent.keyDown(input(), { key: 'Enter' });
     expect(world.client.randomSent('chat-message')).toEqual([
-      { type: 'chat-message', roomId: ROOM, text: 'hi Bo' },
+      { type: 'chat-message', roomId: ROOM, text: 'hi Bo', n: 1 },
     ]);
     expect(within(log).getByText('hi Bo')).toBeTruthy();
     expect(input().value).toBe('');
@@ -89,7 +89,7 @@ describe('random text chat', () => {
     typed('line one\nline two');
     fireEvent.keyDown(input(), { key: 'Enter' });
     expect(world.client.randomSent('chat-message')).toEqual([
-      { type: 'chat-message', roomId: ROOM, text: 'line one\nline two' },
+      { type: 'chat-message', roomId: ROOM, text: 'line one\nline two', n: 1 },
     ]);
   });
 
@@ -194,13 +194,15 @@ describe('random text chat', () => {
     ]);
   });
 
-  it('a dropped connection keeps the room: Reconnecting, Send off, then random-resume once back, and the lines sent meanwhile', async () => {
+  it('a dropped connection keeps the room: Reconnecting, Send off, then random-resume once back, the lines sent meanwhile, and its own lines the room lacks sent again', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const world = await connectedChat();
     const at = '2026-11-20T09:15:00.000Z';
-    const line = (text: string) =>
-      serverSends(world, { type: 'chat-message', roomId: ROOM, text, timestamp: at });
-    line('before the drop');
+    const line = (text: string, i: number) =>
+      serverSends(world, { type: 'chat-message', roomId: ROOM, text, timestamp: at, i });
+    line('before the drop', 1);
+    typed('you there?');
+    fireEvent.keyDown(input(), { key: 'Enter' });
     serverSends(world, { type: 'random-typing', roomId: ROOM, typing: true });
     act(() => world.client.setState({ status: 'offline' }));
     // Still the room, with what the partner said, and the typing gone with the connection.
@@ -219,15 +221,23 @@ describe('random text chat', () => {
     ]);
     expect(world.client.randomSent('leave-random-room')).toEqual([]);
     // A line that reaches this device before the answer waits for it (the answer's lines include it).
-    line('ahead of the answer');
+    line('ahead of the answer', 3);
     expect(screen.queryByText('ahead of the answer')).toBeNull();
-    serverSends(world, { type: 'random-resumed', roomId: ROOM });
-    line('said while you were away');
-    line('ahead of the answer');
+    // The room never got "you there?" (the drop took it): said 0, so it goes again, with its number.
+    serverSends(world, { type: 'random-resumed', roomId: ROOM, said: 0 });
+    expect(world.client.randomSent('chat-message')).toEqual([
+      { type: 'chat-message', roomId: ROOM, text: 'you there?', n: 1 },
+      { type: 'chat-message', roomId: ROOM, text: 'you there?', n: 1 },
+    ]);
+    line('said while you were away', 2);
+    line('ahead of the answer', 3);
+    // A line this device has, sent again after a coordinator crash: shown once.
+    line('said while you were away', 2);
     expect(screen.queryByText(RANDOM_TEXT.reconnecting)).toBeNull();
     const log = screen.getByRole('log', { name: 'Messages' });
     expect([...log.querySelectorAll('.random-line__text')].map((el) => el.textContent)).toEqual([
       'before the drop',
+      'you there?',
       'said while you were away',
       'ahead of the answer',
     ]);
@@ -235,10 +245,26 @@ describe('random text chat', () => {
     await settle(RESUME_WAIT_MS);
     expect(screen.queryByText(RANDOM_MSG.niceChat)).toBeNull();
     fireEvent.keyDown(input(), { key: 'Enter' });
-    expect(world.client.randomSent('chat-message')).toEqual([
-      { type: 'chat-message', roomId: ROOM, text: 'still there?' },
+    expect(world.client.randomSent('chat-message').slice(2)).toEqual([
+      { type: 'chat-message', roomId: ROOM, text: 'still there?', n: 2 },
     ]);
     vi.useRealTimers();
+  });
+
+  it('after a resume only the lines past the room’s said go again', async () => {
+    const world = await connectedChat();
+    typed('one');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    typed('two');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    act(() => world.client.setState({ status: 'offline' }));
+    act(() => world.client.setState({ status: 'online' }));
+    serverSends(world, { type: 'random-resumed', roomId: ROOM, said: 1 });
+    expect(world.client.randomSent('chat-message')).toEqual([
+      { type: 'chat-message', roomId: ROOM, text: 'one', n: 1 },
+      { type: 'chat-message', roomId: ROOM, text: 'two', n: 2 },
+      { type: 'chat-message', roomId: ROOM, text: 'two', n: 2 },
+    ]);
   });
 
   it('a room not taken back in time ends here, and the server is told once the connection is back', async () => {

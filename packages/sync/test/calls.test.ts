@@ -259,6 +259,7 @@ describe('random talk on the session', () => {
       roomId: 'room-1',
       text: 'hi',
       timestamp: '2026-11-23T09:00:01.000Z',
+      i: 1,
     };
     socket().deliver(found);
     socket().deliver(text);

@@ -38,6 +38,8 @@ export interface CoordinatedCore<F extends SessionFrame> {
    * new coordinator, since the old one may have died with it (a `call:resume` right after a crash).
    */
   readonly replayable?: readonly string[];
+  /** Of those, whether this one may go again (by default every one): a text line only with its number. */
+  replays?(frame: F): boolean;
   /** Resolves once work in flight that writes state (a call's log) is done: awaited before handing over. */
   settled?(): Promise<void>;
 }
@@ -269,7 +271,8 @@ export class Coordinator<F extends SessionFrame> {
   private forward(session: Session, frame: F): void {
     const node = this.cluster!.link.nodeId;
     const conn = this.idOf(session);
-    if (this.replayable.has(frame.type)) this.recent.remember(conn, frame);
+    if (this.replayable.has(frame.type) && (this.core.replays?.(frame) ?? true))
+      this.recent.remember(conn, frame);
     this.publish({ k: 'in', node, conn, user: session.userId, frame });
   }
 

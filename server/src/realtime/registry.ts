@@ -104,7 +104,7 @@ export type CallSessionFrame = Extract<
   ClientFrame,
   { type: 'call:offer' | 'call:answer' | 'call:reject' | 'call:end' | 'call:resume' }
 >;
-/** Random and focused talk (issue 13): queues, rooms, relayed text and signalling, never stored. */
+/** Random and focused talk (issue 13): queues, rooms, relayed text and signalling, never in the database. */
 export type RandomSessionFrame = Extract<
   ClientFrame,
   {

@@ -66,11 +66,21 @@ export const randomResumeFrameSchema = z.object({
   /** How many of the partner's lines this device has received in the room. */
   heard: z.number().int().min(0).max(1_000_000),
 });
-/** Random text chat: relayed to the partner, never stored (kept in memory for a report only). */
+/** A line's number in a room: a sender's count of its own lines, or a side's count of the partner's. */
+const lineNumber = z.number().int().min(1).max(1_000_000);
+/**
+ * Random text chat: relayed to the partner, never stored in the database (the room keeps its last lines for a
+ * report and for a side taken back, with REDIS_URL in Redis too, so a coordinator that takes over has them).
+ * `n`: this line's number among the sender's lines in the room (1, 2, …). A line sent again (the device's
+ * resend after `random-resumed`, or a node's after a coordinator crash) with an `n` the room already has is
+ * dropped, so the partner gets each line once. Without `n` (a device from before it) a line is relayed as it
+ * comes and never sent again.
+ */
 export const randomChatMessageFrameSchema = z.object({
   type: z.literal('chat-message'),
   roomId,
   text: z.string().min(1).max(1000),
+  n: lineNumber.optional(),
 });
 /** Typing in a random text room (the spec's typing / stop_typing {roomId}, sent under their own names). */
 export const randomTypingFrameSchema = z.object({
@@ -168,14 +178,26 @@ export const randomMatchedFrameSchema = z.object({
   partner: randomPartnerSchema,
   matched: z.object({ satisfied: z.number().int(), chosen: z.number().int() }).optional(),
 });
-/** The side is this connection's again (the answer to random-resume). */
-export const randomResumedFrameSchema = z.object({ type: z.literal('random-resumed'), roomId });
-/** A message of the partner's (the sender shows its own at once). */
+/**
+ * The side is this connection's again (the answer to random-resume). `said`: how many of this student's
+ * lines the room has (text rooms; the highest `n` relayed): the device sends its later ones again.
+ */
+export const randomResumedFrameSchema = z.object({
+  type: z.literal('random-resumed'),
+  roomId,
+  said: z.number().int().min(0).max(1_000_000),
+});
+/**
+ * A message of the partner's (the sender shows its own at once). `i`: its number among the partner's lines
+ * relayed to this side (1, 2, …): a line the device already has (i at or below its count, sent again after
+ * a coordinator crash) is dropped.
+ */
 export const randomChatMessageServerFrameSchema = z.object({
   type: z.literal('chat-message'),
   roomId,
   text: z.string(),
   timestamp: z.string(),
+  i: lineNumber,
 });
 export const randomPeerTypingFrameSchema = z.object({
   type: z.literal('random-typing'),

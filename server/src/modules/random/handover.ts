@@ -3,9 +3,9 @@ import type { Logger } from '../../lib/logger';
 import { whenWritten, type Handover } from '../../realtime/handover';
 import type { Session } from '../../realtime/registry';
 import type { RestoredWait, Seeker } from './matchmaker';
-import type { Room } from './rooms';
+import type { RelayedMessage, Room } from './rooms';
 import type { Waiter } from './waiter';
-import { roomOf, roomRecord, waitOf, waitRecord } from './stored';
+import { lineOf, lineRecord, roomOf, roomRecord, waitOf, waitRecord } from './stored';
 
 /** Random talk's hashes in Redis (coordinator.ts): its state, and who waits in which queue (the counts). */
 export const RANDOM_STATE = 'state';
@@ -21,15 +21,19 @@ export interface LoadedRandom {
 
 /**
  * Random talk's state in Redis while this node coordinates it (issue 14), for the node after it: in
- * `state`, `r:<roomId>` per live room, `e:<roomId>` per room ended within RANDOM.postRoomActionsMs and
- * `w:<userId>` per wait; in `waiting`, each wait's kind (every node's counts route reads it). Written on
- * transitions only (a wait begins, is matched or ends; a room opens, changes hands, reveals, ends), never
- * for relayed text or signalling; each step's writes go out together (one round trip).
+ * `state`, `r:<roomId>` per live room, `e:<roomId>` per room ended within RANDOM.postRoomActionsMs,
+ * `l:<roomId>:<k>` per line a text room keeps (its last RANDOM.evidenceMessages; k counts the room's lines
+ * from 1) and `w:<userId>` per wait; in `waiting`, each wait's kind (every node's counts route reads it).
+ * Written on transitions (a wait begins, is matched or ends; a room opens, changes hands, reveals, ends) and
+ * for each text line (the line and its room's counts, a human's typing pace), never for signalling; each
+ * step's writes go out together (one round trip). A line is delivered before its write lands: if the node
+ * dies in between, the line comes again (a node's replay, a device's resend) with the same numbers, which
+ * the partner's device drops (relay.ts).
  */
 export class StoredRandom {
   private term: Handover | undefined;
-  /** Ended rooms in Redis, in the order they ended: each is dropped there once it expires. */
-  private readonly ended = new Map<string, number>();
+  /** Ended rooms in Redis, in the order they ended (when, and their count of lines): dropped as they expire. */
+  private readonly ended = new Map<string, { at: number; lines: number }>();
 
   constructor(
     private readonly log: Logger,
@@ -54,13 +58,26 @@ export class StoredRandom {
     term?.set(RANDOM_STATE, `r:${room.id}`, roomRecord(room, term));
   }
 
+  /**
+   * A text room's line, just relayed: stored as its room's `lines()`-th, with the room's counts; the line
+   * RANDOM.evidenceMessages before it is no longer kept (keepMessage), here either.
+   */
+  line(room: Room<Session>, line: RelayedMessage): void {
+    const term = this.term;
+    if (!term) return;
+    const k = lines(room);
+    term.set(RANDOM_STATE, `l:${room.id}:${k}`, lineRecord(line));
+    if (k > RANDOM.evidenceMessages) term.del(RANDOM_STATE, `l:${room.id}:${k - RANDOM.evidenceMessages}`);
+    term.set(RANDOM_STATE, `r:${room.id}`, roomRecord(room, term));
+  }
+
   roomEnded(room: Room<Session>, now: number): void {
     const term = this.term;
     if (!term) return;
     term.del(RANDOM_STATE, `r:${room.id}`);
     this.expire(now);
     term.set(RANDOM_STATE, `e:${room.id}`, roomRecord(room, term));
-    this.ended.set(room.id, room.endedAt ?? now);
+    this.ended.set(room.id, { at: room.endedAt ?? now, lines: lines(room) });
   }
 
   wait(seeker: Seeker<Waiter>): void {
@@ -90,13 +107,20 @@ export class StoredRandom {
     const fields = await term.read(RANDOM_STATE);
     const loaded: LoadedRandom = { rooms: [], ended: [], waits: [] };
     let dropped = 0;
+    const lineFields: [string, string][] = [];
     for (const [field, raw] of Object.entries(fields)) {
+      // Lines once their rooms are known.
+      if (field.startsWith('l:')) {
+        lineFields.push([field, raw]);
+        continue;
+      }
       const kept = this.take(field, raw, term, now, graceMs, loaded);
       if (kept === 'bad') dropped++;
       if (kept !== 'kept') term.del(RANDOM_STATE, field);
     }
+    dropped += this.takeLines(lineFields, term, loaded);
     loaded.ended.sort((a, b) => a.endedAt! - b.endedAt!);
-    for (const room of loaded.ended) this.ended.set(room.id, room.endedAt!);
+    for (const room of loaded.ended) this.ended.set(room.id, { at: room.endedAt!, lines: lines(room) });
     term.clear(RANDOM_WAITING);
     for (const wait of loaded.waits) term.set(RANDOM_WAITING, wait.userId, wait.kind);
     if (dropped) this.log.warn({ dropped }, 'random talk: stored records that did not parse were dropped');
@@ -129,12 +153,52 @@ export class StoredRandom {
     return 'kept';
   }
 
-  /** Drops the ended rooms whose post-room actions are over (the oldest are first). */
+  /**
+   * The stored lines into their loaded rooms' `messages`, in order; a line of no loaded room, or one the
+   * room no longer keeps, is deleted (counted as dropped when it does not parse). Returns the dropped.
+   */
+  private takeLines(fields: readonly [string, string][], term: Handover, loaded: LoadedRandom): number {
+    const rooms = new Map<string, Room<Session>>();
+    for (const { room } of loaded.rooms) rooms.set(room.id, room);
+    for (const room of loaded.ended) rooms.set(room.id, room);
+    const found = new Map<Room<Session>, [number, RelayedMessage][]>();
+    let dropped = 0;
+    for (const [field, raw] of fields) {
+      const match = /^l:([^:]+):(\d{1,7})$/.exec(field);
+      const room = match ? rooms.get(match[1]!) : undefined;
+      const k = Number(match?.[2]);
+      // A line its room still keeps: one of its last RANDOM.evidenceMessages.
+      const kept = room !== undefined && k <= lines(room) && k > lines(room) - RANDOM.evidenceMessages;
+      const line = kept ? lineOf(raw, room) : undefined;
+      if (!line) {
+        if (kept) dropped++;
+        term.del(RANDOM_STATE, field);
+        continue;
+      }
+      const list = found.get(room!);
+      if (list) list.push([k, line]);
+      else found.set(room!, [[k, line]]);
+    }
+    for (const [room, list] of found) {
+      list.sort((a, b) => a[0] - b[0]);
+      room.messages.push(...list.map(([, line]) => line));
+    }
+    return dropped;
+  }
+
+  /** Drops the ended rooms whose post-room actions are over (the oldest are first), their lines with them. */
   private expire(now: number): void {
-    for (const [id, endedAt] of this.ended) {
-      if (now - endedAt < this.keepEndedMs) return;
+    for (const [id, { at, lines: count }] of this.ended) {
+      if (now - at < this.keepEndedMs) return;
       this.ended.delete(id);
       this.term?.del(RANDOM_STATE, `e:${id}`);
+      for (let k = Math.max(1, count - RANDOM.evidenceMessages + 1); k <= count; k++)
+        this.term?.del(RANDOM_STATE, `l:${id}:${k}`);
     }
   }
+}
+
+/** How many lines a text room has relayed: each counts once, as heard by the side it went to. */
+function lines(room: Room<Session>): number {
+  return room.sides[0].heard + room.sides[1].heard;
 }

@@ -19,6 +19,7 @@ export function roomFor(match: Match<Waiter>, id: string, now: number, limitMs: 
     graceUntil: undefined,
     revealed: false,
     heard: 0,
+    said: 0,
   });
   const { kind, first, second } = match;
   return {

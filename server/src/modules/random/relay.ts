@@ -1,6 +1,6 @@
 import type { RandomServerFrame } from '@campus/protocol';
 import type { RandomSessionFrame, Session } from '../../realtime/registry';
-import { keepMessage, type Room, type RoomSide } from './rooms';
+import { keepMessage, type RelayedMessage, type Room, type RoomSide } from './rooms';
 
 /** A student's place in a live room, as a frame of theirs found it. */
 export interface Seat {
@@ -21,15 +21,29 @@ type FrameOf<T extends RandomSessionFrame['type']> = Extract<RandomSessionFrame,
  */
 
 /**
- * Text rooms: to the partner with the server's time, kept (the last few) for a report and for a connection
- * that takes the partner's side back after a drop (resumeLines), and counted as heard by them.
+ * Text rooms: to the partner with the server's time and its number among the lines they were relayed (`i`,
+ * their `heard`), kept (the last few) for a report and for a connection that takes the partner's side back
+ * after a drop (resumeLines). A line numbered (`n`) at or below what this side already said is one sent again
+ * (the device's resend after random-resume, a node's replay after a coordinator crash): dropped. Returns the
+ * line relayed, for the store (stored.ts), or undefined.
  */
-export function relayText(seat: Seat, frame: FrameOf<'chat-message'>, deliver: Deliver, at: string): void {
+export function relayText(
+  seat: Seat,
+  frame: FrameOf<'chat-message'>,
+  deliver: Deliver,
+  at: string,
+): RelayedMessage | undefined {
   const { room, me, other } = seat;
-  if (room.kind !== 'chat' || frame.text.trim() === '') return;
-  keepMessage(room, { fromUserId: me.userId, text: frame.text, at });
+  if (room.kind !== 'chat' || frame.text.trim() === '') return undefined;
+  if (frame.n !== undefined) {
+    if (frame.n <= me.said) return undefined;
+    me.said = frame.n;
+  }
+  const line = { fromUserId: me.userId, text: frame.text, at };
+  keepMessage(room, line);
   other.heard += 1;
-  deliver(other, { type: 'chat-message', roomId: room.id, text: frame.text, timestamp: at });
+  deliver(other, { type: 'chat-message', roomId: room.id, text: frame.text, timestamp: at, i: other.heard });
+  return line;
 }
 
 /**
@@ -42,9 +56,14 @@ export function resumeLines(seat: Seat, heard: number): RandomServerFrame[] {
   const kept = room.messages.filter((line) => line.fromUserId !== me.userId);
   // The index, among all the partner's lines to this side, of the first one still kept.
   const firstKept = me.heard - kept.length;
-  return kept
-    .slice(Math.max(0, heard - firstKept))
-    .map((line) => ({ type: 'chat-message', roomId: room.id, text: line.text, timestamp: line.at }));
+  const from = Math.max(0, heard - firstKept);
+  return kept.slice(from).map((line, k) => ({
+    type: 'chat-message',
+    roomId: room.id,
+    text: line.text,
+    timestamp: line.at,
+    i: firstKept + from + k + 1,
+  }));
 }
 
 export function relayTyping(seat: Seat, frame: FrameOf<'random-typing'>, deliver: Deliver): void {

@@ -20,9 +20,14 @@ export interface RoomSide<H> {
    * (random-resume) says how many it has, and gets the rest from the room's kept lines.
    */
   heard: number;
+  /**
+   * Text rooms: the highest line number (`n`) relayed from this side. A line sent again with an `n` at or
+   * below it (a device's resend, a node's replay after a coordinator crash) was relayed before: dropped.
+   */
+  said: number;
 }
 
-/** A text room's relayed message, kept in memory for a report only. */
+/** A text room's relayed message, kept for a report and a resume (with REDIS_URL, in Redis too: stored.ts). */
 export interface RelayedMessage {
   readonly fromUserId: string;
   readonly text: string;

@@ -11,19 +11,20 @@ import {
 import { parseStored, sessionRefSchema, type Handover } from '../../realtime/handover';
 import type { Session } from '../../realtime/registry';
 import type { RestoredWait, Seeker } from './matchmaker';
-import type { Room, RoomSide } from './rooms';
+import type { RelayedMessage, Room, RoomSide } from './rooms';
 import type { Waiter } from './waiter';
 
 /**
  * Random talk's rooms and waits as the coordinator keeps them in Redis for the next one (coordinator.ts,
  * `Handover`), read back strictly: a record that does not parse, or whose parts contradict each other, is
  * dropped. Kept: what the room and queue logic needs (both students of a room, its kind, times, each
- * side's card as the partner was already shown it, initiator, reveal and holding connection); never the
- * relayed text (written per message, it would be a write per frame): a report after a handover carries
- * what was relayed since.
+ * side's card as the partner was already shown it, initiator, reveal and holding connection), and a text
+ * room's last lines with each side's counts (relay.ts), so that after a takeover a side taken back gets the
+ * lines it lacks, a line sent again is still known, and a report still carries what was said.
  */
 const ms = z.number().int().min(0).max(8.64e15);
 const userId = z.string().min(1).max(64);
+const count = z.number().int().min(0).max(1_000_000);
 
 /** The partner's card: never a picture (its URL is keyed by the user id: students.ts). */
 const cardSchema = z.strictObject({
@@ -43,6 +44,9 @@ const sideSchema = z.strictObject({
   revealed: z.boolean(),
   holder: sessionRefSchema.nullable(),
   graceUntil: ms.nullable(),
+  // Text rooms' counts (relay.ts); absent in a record from before them: 0.
+  heard: count.optional(),
+  said: count.optional(),
 });
 
 const roomSchema = z
@@ -109,8 +113,28 @@ export function roomRecord(room: Room<Session>, handover: Handover): string {
       revealed: side.revealed,
       holder: side.holder && !ended ? handover.ref(side.holder) : null,
       graceUntil: ended ? null : (side.graceUntil ?? null),
+      heard: side.heard,
+      said: side.said,
     })),
   });
+}
+
+/** A text room's line as stored (`l:<roomId>:<k>`, k its number in the room): who said it, what and when. */
+const lineSchema = z.strictObject({
+  from: userId,
+  text: z.string().min(1).max(1000),
+  at: z.string().max(40),
+});
+
+export function lineRecord(line: RelayedMessage): string {
+  return JSON.stringify({ from: line.fromUserId, text: line.text, at: line.at });
+}
+
+/** A stored line of `room`, if it parses and names one of its two students. */
+export function lineOf(raw: string, room: Room<Session>): RelayedMessage | undefined {
+  const stored = parseStored(lineSchema, raw);
+  if (!stored || !room.sides.some((side) => side.userId === stored.from)) return undefined;
+  return { fromUserId: stored.from, text: stored.text, at: stored.at };
 }
 
 /**
@@ -133,7 +157,14 @@ export function roomOf(
       graceUntil = now + graceMs;
       moved = true;
     }
-    return { ...s, matched: s.matched ?? undefined, holder, graceUntil, heard: 0 };
+    return {
+      ...s,
+      matched: s.matched ?? undefined,
+      holder,
+      graceUntil,
+      heard: s.heard ?? 0,
+      said: s.said ?? 0,
+    };
   };
   const room: Room<Session> = {
     id: stored.id,

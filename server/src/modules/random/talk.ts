@@ -101,7 +101,10 @@ export class RandomTalk {
     'random-resume': (s, f) => this.resume(s, f.roomId, f.heard),
     'end-call': (s, f) => this.leaveRoom(s, f.roomId),
     'chat-message': (s, f) =>
-      this.inRoom(s, f.roomId, (seat) => relayText(seat, f, this.deliver, iso(this.deps.now()))),
+      this.inRoom(s, f.roomId, (seat) => {
+        const line = relayText(seat, f, this.deliver, iso(this.deps.now()));
+        if (line) this.state.stored.line(seat.room, line);
+      }),
     'random-typing': (s, f) => this.inRoom(s, f.roomId, (seat) => relayTyping(seat, f, this.deliver)),
     'call-user': (s, f) => this.inRoom(s, f.roomId, (seat) => relayOffer(seat, f, this.deliver)),
     'answer-call': (s, f) => this.inRoom(s, f.roomId, (seat) => relayAnswer(seat, f, this.deliver)),
@@ -120,9 +123,15 @@ export class RandomTalk {
     recheck: (userId: string) => this.recheck(userId),
   };
 
-  /** What the coordinator keeps in Redis, and the frames a node sends again after a takeover (idempotent). */
+  /**
+   * What the coordinator keeps in Redis, and the frames a node sends again after a takeover (idempotent):
+   * a text line only with its number, which drops it if the old coordinator relayed it (relayText).
+   */
   readonly stateKeys = [RANDOM_STATE, RANDOM_WAITING];
-  readonly replayable = ['leave-random-room', 'end-call', 'random-resume'];
+  readonly replayable = ['leave-random-room', 'end-call', 'random-resume', 'chat-message'];
+  replays(frame: RandomSessionFrame): boolean {
+    return frame.type !== 'chat-message' || frame.n !== undefined;
+  }
 
   constructor(
     private readonly deps: AppDeps,
@@ -330,13 +339,14 @@ export class RandomTalk {
    * A connection takes its student's side back after a drop (random-resume): `random-resumed`, then the
    * partner's lines it lacks (resumeLines). A room that is not live for this student (its grace ran out, it
    * ended meanwhile, or it was never theirs) is answered as ended, `disconnected`; a room id the student never
-   * had gets the text room's end, as an unknown one does, so it tells a stranger nothing. The count of lines
-   * heard is this node's: a coordinator that took over knows only the lines relayed since (handover.ts).
+   * had gets the text room's end, as an unknown one does, so it tells a stranger nothing. `said` tells the
+   * device which of its own lines to send again (those the drop lost). With REDIS_URL the lines and both
+   * counts are in Redis too, so a coordinator that took over after a crash answers the same (stored.ts).
    */
   private resume(session: Session, roomId: string, heard: number): void {
     const seat = this.seat(session, roomId);
     if (seat) {
-      session.send({ type: 'random-resumed', roomId });
+      session.send({ type: 'random-resumed', roomId, said: seat.me.said });
       for (const frame of resumeLines(seat, heard)) session.send(frame);
       return;
     }

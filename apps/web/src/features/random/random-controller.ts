@@ -16,6 +16,7 @@ import {
   initialState,
   postPatch,
   RANDOM_TEXT,
+  type RandomChatLine,
   type RandomState,
   type RoomEnd,
 } from './random-state';
@@ -218,7 +219,9 @@ export class RandomController {
     const trimmed = text.trim();
     const { phase, roomId } = this.state;
     if (!trimmed || phase !== 'connected' || !roomId) return false;
-    if (!this.send({ type: 'chat-message', roomId, text: trimmed })) return false;
+    // Numbered, so that sent again (resumed below, or by a node after a crash) it reaches the partner once.
+    const n = this.mine().length + 1;
+    if (!this.send({ type: 'chat-message', roomId, text: trimmed, n })) return false;
     this.addLine(true, trimmed, new Date(this.deps.now()).toISOString());
     return true;
   }
@@ -262,7 +265,7 @@ export class RandomController {
       case 'random-matched':
         return this.matched(frame);
       case 'random-resumed':
-        return this.resumed(frame.roomId);
+        return this.resumed(frame.roomId, frame.said);
       case 'random-action-result':
         return this.actions.result(frame);
       case 'random-refused':
@@ -352,14 +355,27 @@ export class RandomController {
     const resuming = this.resuming;
     if (!resuming || resuming.sent) return;
     // What this device has of the partner's lines: the server sends the rest after random-resumed.
-    const heard = this.state.messages.filter((line) => !line.mine).length;
-    resuming.sent = this.send({ type: 'random-resume', roomId: resuming.roomId, heard });
+    resuming.sent = this.send({ type: 'random-resume', roomId: resuming.roomId, heard: this.heard() });
   }
 
-  private resumed(roomId: string): void {
+  /** The side is back: this device's lines after the `said` the room has were lost with the drop, sent again. */
+  private resumed(roomId: string, said: number): void {
     if (this.resuming?.roomId !== roomId) return;
     this.clearResume();
     this.set({ reconnecting: false });
+    this.mine().forEach((line, k) => {
+      if (k + 1 > said) this.send({ type: 'chat-message', roomId, text: line.text, n: k + 1 });
+    });
+  }
+
+  /** This device's own lines in the room, in order (line k's number is k + 1). */
+  private mine(): RandomChatLine[] {
+    return this.state.messages.filter((line) => line.mine);
+  }
+
+  /** How many of the partner's lines this device has. */
+  private heard(): number {
+    return this.state.messages.length - this.mine().length;
   }
 
   /** The room could not be taken back in time: over here, and the server hears so once it can. */
@@ -403,6 +419,8 @@ export class RandomController {
         // Until random-resume is answered the partner's lines wait for its count: a line taken now could
         // stand after one the drop lost, and the count would say that one arrived too.
         if (this.resuming) return;
+        // One this device has (sent again after a coordinator crash): shown once.
+        if (frame.i <= this.heard()) return;
         return this.addLine(false, frame.text, frame.timestamp);
       case 'random-typing':
         return this.set({ partnerTyping: frame.typing });
