@@ -159,14 +159,19 @@ async function runPhase(clients: LoadClient[], rate: number, seconds: number): P
 async function main(): Promise<void> {
   await sleep(1000);
   const rssBeforeKb = totalRssKb(config);
+  const processesBefore = readProcesses(config);
   const connectStart = performance.now();
   const clients = await connectAll();
   const connectMs = performance.now() - connectStart;
+  // The server's own CPU for the connects: steadier than the wall time from run to run.
+  const connectCpuMs = usedBetween(processesBefore, readProcesses(config)).allNodes / 1000;
   // Let connection-time work (presence, snapshots) settle before reading idle memory (waiting 10 s instead
   // of 3 changed nothing measurable: the heap V8 grew while connecting is not given back either way).
   await sleep(config.idleSettleMs);
   const rssIdleKb = totalRssKb(config);
-  process.stderr.write(`  ${CLIENT_COUNT} clients connected in ${Math.round(connectMs)} ms\n`);
+  process.stderr.write(
+    `  ${CLIENT_COUNT} clients connected in ${Math.round(connectMs)} ms (server CPU ${Math.round(connectCpuMs)} ms)\n`,
+  );
 
   await runPhase(clients, config.warmupRate, config.warmupSeconds);
   const phases: PhaseResult[] = [];
@@ -187,6 +192,7 @@ async function main(): Promise<void> {
     target: config.target,
     nodeCount: config.nodes.length,
     connectMs,
+    connectCpuMs,
     rssBeforeKb,
     rssIdleKb,
     idleKbPerConnection: (rssIdleKb - rssBeforeKb) / CLIENT_COUNT,

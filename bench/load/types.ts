@@ -78,6 +78,8 @@ export interface LoadResult {
   target: Target;
   nodeCount: number;
   connectMs: number;
+  /** The server's CPU (every node's) while they connected, ms. */
+  connectCpuMs: number;
   /** Every node's RSS together. */
   rssBeforeKb: number;
   rssIdleKb: number;
