@@ -34,6 +34,7 @@ import { connectRedis, redisLiveSockets, type RedisLink } from './realtime/redis
 import { DEFAULT_REALTIME_OPTIONS, type RealtimeOptions } from './realtime/options';
 import { createWebSocketServer, realtimeSockets, routeUpgrades } from './realtime/ws-route';
 import { openStorage } from './lib/storage';
+import { deploymentClock, type DeploymentClock } from './lib/deployment-clock';
 import { createPushService } from './lib/push/sender';
 import { loadOrCreateVapidKeys, vapidSubject } from './lib/push/vapid';
 import { createTextRecognizer } from './lib/ocr';
@@ -42,6 +43,11 @@ export interface StartOptions {
   config?: Partial<Config>;
   rateRules?: Partial<AuthRateRules>;
   now?: () => number;
+  /**
+   * This node's own clock (Date.now by default), which the deployment clock corrects with REDIS_URL
+   * (lib/deployment-clock.ts); tests skew it. `now` replaces both.
+   */
+  localNow?: () => number;
   /** Realtime tunables (rate limits, heartbeat timings, page size), e.g. raised by the benchmark. */
   realtime?: Partial<RealtimeOptions>;
 }
@@ -92,16 +98,20 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ? (await import('./lib/mail/smtp-mailer')).createSmtpMailer(mailPolicy.smtpUrl, config.mailFrom)
       : (devMailbox ?? refusingMailer());
 
-  const now = options.now ?? Date.now;
   let redis: RedisLink | undefined;
+  let clock: DeploymentClock | undefined;
   if (config.redis) {
     try {
       redis = await connectRedis(config.redis, log);
+      // Deadlines the coordinators keep in Redis are read by whichever node takes over: one clock for all.
+      if (!options.now) clock = await deploymentClock(redis.client, log, options.localNow);
     } catch (err) {
+      await redis?.close();
       await close();
       throw err;
     }
   }
+  const now = options.now ?? clock?.now ?? options.localNow ?? Date.now;
   const engineOptions: EngineOptions = {
     now,
     realtime: { ...scaleRealtimeRates(config.realtimeRateMultiplier), ...options.realtime },
@@ -116,6 +126,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         ? createRealtimeEngine(store.sqlite, engineOptions)
         : await createPostgresEngine(store.pool, engineOptions);
   } catch (err) {
+    clock?.close();
     await redis?.close();
     await close();
     throw err;
@@ -241,6 +252,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         await closed;
         // Group notes whose last socket just closed finish storing and compacting before the database closes.
         await notesWritesSettled();
+        clock?.close();
         await redis?.close();
         mailer.close();
         await deps.ocr.close();
