@@ -5,7 +5,7 @@ import type { Logger } from '../src/lib/logger';
 /**
  * The deployment's clock (lib/deployment-clock.ts): a node's own clock moved onto Redis's `TIME`, so that
  * deadlines one coordinator stores mean the same to the next. Redis and the node's clock are simulated
- * here; redis-clock.test.ts runs it against Redis with two nodes.
+ * here; redis-handover.test.ts runs it against Redis with two nodes.
  */
 function logger() {
   const warnings: unknown[] = [];

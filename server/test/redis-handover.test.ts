@@ -211,3 +211,65 @@ describe('random talk when the coordinating node stops', () => {
       expect(seen(ws)).not.toContain(partner);
   });
 });
+
+/**
+ * Every node counts on the deployment's clock (Redis's TIME, lib/deployment-clock.ts). A grace deadline node
+ * 1 stored in Redis must mean the same to node 2 when it takes over, though node 2's own clock runs 30 s fast
+ * (its time sync broken): counted on that clock, the deadline would be long past at the takeover and the room
+ * would end at once. These nodes run on real time, not the shared test clock.
+ */
+const GRACE_MS = 5000;
+const SKEW_MS = 30_000;
+
+function startRealTimeNode(
+  redis: ReturnType<typeof testRedisConfig>,
+  localNow?: () => number,
+  dataDir?: string,
+) {
+  return startTestServer({
+    ...(localNow ? { localNow } : {}),
+    config: { redis, randomReconnectGraceMs: GRACE_MS, randomCountFloor: 1, ...(dataDir ? { dataDir } : {}) },
+    realtime: { ratePerSecond: 1000, rateBurst: 1000 },
+  });
+}
+
+describe('the deployment clock', () => {
+  it('a node whose clock runs 30 s fast counts on Redis’s time: a grace deadline it takes over still holds', async () => {
+    const redis = testRedisConfig();
+    const rolls = await rollCalls(redis.prefix);
+    listeners.push(rolls);
+    const node1 = await startRealTimeNode(redis);
+    nodes.push(node1);
+    await rolls.tookOver(node1);
+    const node2 = await startRealTimeNode(redis, () => Date.now() + SKEW_MS, node1.dataDir);
+    nodes.push(node2);
+    expect(Math.abs(node2.deps.now() - Date.now())).toBeLessThan(1000);
+
+    const ann = await createUser(node2, 'Ann');
+    const bob = await createUser(node2, 'Bob');
+    for (const user of [ann, bob]) await setProfile(node2, user.id, {});
+    const annWs = await connect(node2, ann);
+    const bobWs = await connect(node2, bob);
+    queue(annWs, 'chat');
+    await annWs.waitFor((f) => f.type === 'random-queue');
+    queue(bobWs, 'chat');
+    const roomId = (await annWs.waitFor(isMatch)).roomId as string;
+    await bobWs.waitFor(isMatch);
+    // Bob's connection drops: node 1 stores his side's grace deadline on its own (right) clock.
+    bobWs.kill();
+    await bobWs.waitClose();
+    await WsClient.settle(200);
+
+    await node1.drain(1000);
+    await node1.stop();
+    await rolls.tookOver(node2);
+    await WsClient.settle(300);
+    // Within the grace Bob takes his side back under node 2, and the room goes on.
+    const bobBack = await connect(node2, bob);
+    bobBack.send({ type: 'random-resume', roomId, heard: 0 });
+    expect(await bobBack.waitFor((f) => f.type === 'random-resumed' || roomEndOf(roomId)(f))).toMatchObject({
+      type: 'random-resumed',
+    });
+    expect(annWs.frames.some(roomEndOf(roomId))).toBe(false);
+  }, 30_000);
+});
