@@ -267,6 +267,23 @@ describe('random text chat', () => {
     ]);
   });
 
+  it('against a server older than the device (no `said`, no `i`): nothing is sent again, every line shows', async () => {
+    const world = await connectedChat();
+    const at = '2026-11-20T09:15:00.000Z';
+    typed('one');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    act(() => world.client.setState({ status: 'offline' }));
+    act(() => world.client.setState({ status: 'online' }));
+    serverSends(world, { type: 'random-resumed', roomId: ROOM });
+    expect(screen.queryByText(RANDOM_TEXT.reconnecting)).toBeNull();
+    expect(world.client.randomSent('chat-message')).toEqual([
+      { type: 'chat-message', roomId: ROOM, text: 'one', n: 1 },
+    ]);
+    serverSends(world, { type: 'chat-message', roomId: ROOM, text: 'same words', timestamp: at });
+    serverSends(world, { type: 'chat-message', roomId: ROOM, text: 'same words', timestamp: at });
+    expect(within(screen.getByRole('log', { name: 'Messages' })).getAllByText('same words')).toHaveLength(2);
+  });
+
   it('a room not taken back in time ends here, and the server is told once the connection is back', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const world = await connectedChat();

@@ -261,6 +261,18 @@ describe('server frames', () => {
     expect(MUTATION_TYPES).toContain('confession_delete');
   });
 
+  it('random talk frames from a server older than the device (no line numbers, no `said`) still parse', () => {
+    const roomId = '0b6f3e0e-6f0e-4f57-9a43-5b7f9a1c2d3e';
+    for (const frame of [
+      { type: 'chat-message', roomId, text: 'hi', timestamp: '2026-11-28T07:00:00.000Z' },
+      { type: 'random-resumed', roomId },
+    ])
+      expect(serverFrameSchema.safeParse(frame).success).toBe(true);
+    expect(
+      serverFrameSchema.safeParse({ type: 'chat-message', roomId, text: 'hi', timestamp: 'x', i: 0 }).success,
+    ).toBe(false);
+  });
+
   it('a message_error without a known code is refused', () => {
     const frame = { ...engineFrames.message_error, code: 'somethingElse' };
     expect(serverFrameSchema.safeParse(frame).success).toBe(false);

@@ -180,12 +180,14 @@ export const randomMatchedFrameSchema = z.object({
 });
 /**
  * The side is this connection's again (the answer to random-resume). `said`: how many of this student's
- * lines the room has (text rooms; the highest `n` relayed): the device sends its later ones again.
+ * lines the room has (text rooms; the highest `n` relayed): the device sends its later ones again. Optional,
+ * as `i` below, for a device newer than its server (the desktop app): a server without them neither drops a
+ * line sent again nor numbers what it sends, so such a device resends nothing and drops nothing.
  */
 export const randomResumedFrameSchema = z.object({
   type: z.literal('random-resumed'),
   roomId,
-  said: z.number().int().min(0).max(1_000_000),
+  said: z.number().int().min(0).max(1_000_000).optional(),
 });
 /**
  * A message of the partner's (the sender shows its own at once). `i`: its number among the partner's lines
@@ -197,7 +199,7 @@ export const randomChatMessageServerFrameSchema = z.object({
   roomId,
   text: z.string(),
   timestamp: z.string(),
-  i: lineNumber,
+  i: lineNumber.optional(),
 });
 export const randomPeerTypingFrameSchema = z.object({
   type: z.literal('random-typing'),

@@ -358,11 +358,15 @@ export class RandomController {
     resuming.sent = this.send({ type: 'random-resume', roomId: resuming.roomId, heard: this.heard() });
   }
 
-  /** The side is back: this device's lines after the `said` the room has were lost with the drop, sent again. */
-  private resumed(roomId: string, said: number): void {
+  /**
+   * The side is back: this device's lines after the `said` the room has were lost with the drop, sent again.
+   * A server that does not say (older than this device) would not know a line it already has: none go again.
+   */
+  private resumed(roomId: string, said: number | undefined): void {
     if (this.resuming?.roomId !== roomId) return;
     this.clearResume();
     this.set({ reconnecting: false });
+    if (said === undefined) return;
     this.mine().forEach((line, k) => {
       if (k + 1 > said) this.send({ type: 'chat-message', roomId, text: line.text, n: k + 1 });
     });
@@ -420,7 +424,7 @@ export class RandomController {
         // stand after one the drop lost, and the count would say that one arrived too.
         if (this.resuming) return;
         // One this device has (sent again after a coordinator crash): shown once.
-        if (frame.i <= this.heard()) return;
+        if (frame.i !== undefined && frame.i <= this.heard()) return;
         return this.addLine(false, frame.text, frame.timestamp);
       case 'random-typing':
         return this.set({ partnerTyping: frame.typing });
