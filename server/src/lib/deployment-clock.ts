@@ -48,13 +48,14 @@ export async function deploymentClock(
     }
     if (!best) return;
     offset = Math.round(best.offset);
-    if (Math.abs(offset) > WARN_OFF_MS && !warned) {
-      warned = true;
+    // Told once per stretch off, not every minute.
+    const off = Math.abs(offset) > WARN_OFF_MS;
+    if (off && !warned)
       log.warn(
         { offsetMs: offset },
         "this node's clock is off Redis's: deadlines use Redis's time; fix the node's time sync (NTP)",
       );
-    } else if (Math.abs(offset) <= WARN_OFF_MS) warned = false;
+    warned = off;
   };
 
   try {

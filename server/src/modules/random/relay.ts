@@ -42,7 +42,7 @@ export function relayText(
   const line = { fromUserId: me.userId, text: frame.text, at };
   keepMessage(room, line);
   other.heard += 1;
-  deliver(other, { type: 'chat-message', roomId: room.id, text: frame.text, timestamp: at, i: other.heard });
+  deliver(other, lineFrame(room, line, other.heard));
   return line;
 }
 
@@ -57,13 +57,12 @@ export function resumeLines(seat: Seat, heard: number): RandomServerFrame[] {
   // The index, among all the partner's lines to this side, of the first one still kept.
   const firstKept = me.heard - kept.length;
   const from = Math.max(0, heard - firstKept);
-  return kept.slice(from).map((line, k) => ({
-    type: 'chat-message',
-    roomId: room.id,
-    text: line.text,
-    timestamp: line.at,
-    i: firstKept + from + k + 1,
-  }));
+  return kept.slice(from).map((line, k) => lineFrame(room, line, firstKept + from + k + 1));
+}
+
+/** A line as its receiver gets it: the text, the server's time, and `i`, its number among those they got. */
+function lineFrame(room: Room<Session>, line: RelayedMessage, i: number): RandomServerFrame {
+  return { type: 'chat-message', roomId: room.id, text: line.text, timestamp: line.at, i };
 }
 
 export function relayTyping(seat: Seat, frame: FrameOf<'random-typing'>, deliver: Deliver): void {

@@ -367,9 +367,9 @@ export class RandomController {
     this.clearResume();
     this.set({ reconnecting: false });
     if (said === undefined) return;
-    this.mine().forEach((line, k) => {
-      if (k + 1 > said) this.send({ type: 'chat-message', roomId, text: line.text, n: k + 1 });
-    });
+    this.mine()
+      .slice(said)
+      .forEach((line, k) => this.send({ type: 'chat-message', roomId, text: line.text, n: said + k + 1 }));
   }
 
   /** This device's own lines in the room, in order (line k's number is k + 1). */
