@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3';
+import { prepareOpaque } from '../lib/db/opaque-parameters';
 
 /** Changes older than this are pruned; a client whose cursor points before them gets a `sync_reset`. */
 export const CHANGE_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -13,45 +14,52 @@ export interface LogRow {
  * rewinds on rollback), so "everything at or below `floor` was pruned" is one number.
  */
 export function changeLogStatements(sqlite: SQLite.Database) {
-  const insertLog = sqlite.prepare<[number, string, string, number]>(
+  const insertLog = prepareOpaque<[number, string, string, number]>(
+    sqlite,
     'INSERT INTO change_log (seq, type, payload, created_ms) VALUES (?, ?, ?, ?)',
   );
-  const insertAudience = sqlite.prepare<[string, number]>(
+  const insertAudience = prepareOpaque<[string, number]>(
+    sqlite,
     'INSERT INTO change_audience (audience, seq) VALUES (?, ?)',
   );
-  const redactLog = sqlite.prepare<[string, string, number]>(
+  const redactLog = prepareOpaque<[string, string, number]>(
+    sqlite,
     'UPDATE change_log SET type = ?, payload = ? WHERE seq = ?',
   );
-  const maxSeq = sqlite.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM change_log');
-  const minSeq = sqlite.prepare<[], { seq: number | null }>('SELECT min(seq) AS seq FROM change_log');
+  const maxSeq = prepareOpaque<[], { seq: number | null }>(sqlite, 'SELECT max(seq) AS seq FROM change_log');
+  const minSeq = prepareOpaque<[], { seq: number | null }>(sqlite, 'SELECT min(seq) AS seq FROM change_log');
   // The newest entry is never pruned: it keeps the seq counter alive across restarts.
-  const lastPrunable = sqlite.prepare<[number], { seq: number | null }>(
+  const lastPrunable = prepareOpaque<[number], { seq: number | null }>(
+    sqlite,
     'SELECT max(seq) AS seq FROM change_log WHERE created_ms < ? AND seq < (SELECT max(seq) FROM change_log)',
   );
-  const pruneLog = sqlite.prepare<[number]>('DELETE FROM change_log WHERE seq <= ?');
-  const pruneAudience = sqlite.prepare<[number]>('DELETE FROM change_audience WHERE seq <= ?');
+  const pruneLog = prepareOpaque<[number]>(sqlite, 'DELETE FROM change_log WHERE seq <= ?');
+  const pruneAudience = prepareOpaque<[number]>(sqlite, 'DELETE FROM change_audience WHERE seq <= ?');
   // One audience's next seqs after a point, on change_audience's primary key (audience, seq): a LIMITed range.
-  const audienceSeqs = sqlite
-    .prepare<[string, number, number], number>(
-      'SELECT seq FROM change_audience WHERE audience = ? AND seq > ? ORDER BY seq LIMIT ?',
-    )
-    .pluck();
+  const audienceSeqs = prepareOpaque<[string, number, number], number>(
+    sqlite,
+    'SELECT seq FROM change_audience WHERE audience = ? AND seq > ? ORDER BY seq LIMIT ?',
+  ).pluck();
   // The payloads of a page's seqs (already sorted and distinct), by change_log's primary key.
   // `json_each` turns the list into one bound parameter so the statement is prepared once.
-  const payloads = sqlite.prepare<[string], LogRow>(
+  const payloads = prepareOpaque<[string], LogRow>(
+    sqlite,
     'SELECT seq, payload FROM change_log WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq',
   );
 
   // Rows another process appended (a CLI such as the seed, run beside the server): rare, so a scan is fine.
-  const logAfter = sqlite.prepare<[number], LogRow>(
+  const logAfter = prepareOpaque<[number], LogRow>(
+    sqlite,
     'SELECT seq, payload FROM change_log WHERE seq > ? ORDER BY seq',
   );
-  const audiencesAfter = sqlite.prepare<[number], { audience: string; seq: number }>(
+  const audiencesAfter = prepareOpaque<[number], { audience: string; seq: number }>(
+    sqlite,
     'SELECT audience, seq FROM change_audience WHERE seq > ?',
   );
 
   // A range of the log with each entry's audiences in one statement (a node filling a gap in its Redis feed).
-  const range = sqlite.prepare<[number, number], LogRow & { audiences: string }>(
+  const range = prepareOpaque<[number, number], LogRow & { audiences: string }>(
+    sqlite,
     `SELECT l.seq, l.payload, (SELECT json_group_array(a.audience) FROM change_audience a WHERE a.seq = l.seq)
        AS audiences FROM change_log l WHERE l.seq > ? AND l.seq <= ? ORDER BY l.seq`,
   );

@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3';
+import { withOpaqueParameters } from './opaque-parameters';
 
 /** Dynamic SQL (IN lists compiled by Kysely) could grow the cache without end: the oldest go first. */
 const MAX_STATEMENTS = 1000;
@@ -15,7 +16,8 @@ export class StatementCache {
   get(sql: string): SQLite.Statement {
     let statement = this.statements.get(sql);
     if (statement) return statement;
-    statement = this.sqlite.prepare(sql);
+    // Keyed by the text as written; compiled with opaque parameters (opaque-parameters.ts says why).
+    statement = this.sqlite.prepare(withOpaqueParameters(sql));
     if (this.statements.size >= MAX_STATEMENTS) {
       const oldest = this.statements.keys().next();
       if (!oldest.done) this.statements.delete(oldest.value);

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { DocumentStatus } from '@campus/protocol';
 import type { Compacted, NotesAccess, NotesStore, SnapshotWith, StoredUpdate } from './store';
+import { prepareOpaque } from '../../lib/db/opaque-parameters';
 
 const ACCESS_SQL =
   'SELECT EXISTS (SELECT 1 FROM group_members WHERE group_id = ? AND user_id = ?) AS member, ' +
@@ -34,14 +35,16 @@ export class SqliteNotesStore implements NotesStore {
     private readonly handle: SQLite.Database,
     private readonly now: () => number,
   ) {
-    this.selectRows = handle.prepare(
+    this.selectRows = prepareOpaque(
+      handle,
       'SELECT id, update_data FROM group_notes_updates WHERE group_id = ? AND id > ? ORDER BY id',
     );
-    this.insertRow = handle.prepare(
+    this.insertRow = prepareOpaque(
+      handle,
       'INSERT INTO group_notes_updates (group_id, update_data, created_ms) VALUES (?, ?, ?)',
     );
-    this.deleteRows = handle.prepare('DELETE FROM group_notes_updates WHERE group_id = ?');
-    this.accessRow = handle.prepare(ACCESS_SQL);
+    this.deleteRows = prepareOpaque<[string]>(handle, 'DELETE FROM group_notes_updates WHERE group_id = ?');
+    this.accessRow = prepareOpaque(handle, ACCESS_SQL);
     this.compactTx = handle.transaction((groupId: string, seenId: number, snapshotWith: SnapshotWith) => {
       // Rows another node stored since this one last read are folded in, or deleting them would lose them.
       const unseen = this.rows(groupId, seenId).map((row) => row.update);
