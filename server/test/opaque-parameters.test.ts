@@ -94,5 +94,9 @@ describe('statements with opaque parameters', () => {
       'SEARCH t USING INDEX t_kn (k=? AND n>?)',
     );
     expect(plan('SELECT k FROM t WHERE flag = ?', 'x')).toContain('SEARCH t USING INDEX t_flag (flag=?)');
+    // A partial index whose condition is a value is used when the query writes the value, not binds it.
+    sqlite.exec("CREATE INDEX t_v_flagged ON t (v) WHERE flag = 'x'");
+    expect(plan("SELECT k FROM t WHERE v = ? AND flag = 'x'", 42)).toContain('USING INDEX t_v_flagged');
+    expect(plan('SELECT k FROM t WHERE v = ? AND flag = ?', 42, 'x')).not.toContain('t_v_flagged');
   });
 });

@@ -15,7 +15,9 @@ import type SQLite from 'better-sqlite3';
  * value, its type, affinity (none) and collation are those of the bare parameter, and an expression
  * that names no column still drives an index seek (`col = +?` seeks on `col`; it is `+col` that turns an
  * index off). What the planner no longer sees is the value itself: the plan is the one SQLite makes
- * without bindings, for every value. SQLite only: PostgreSQL has no unary plus on text, and its
+ * without bindings, for every value. So a partial index is used only when the query states its condition
+ * itself (`WHERE … AND is_read = 0`, not `is_read = ?` bound to 0; `x = ?` does imply `x IS NOT NULL`).
+ * SQLite only: PostgreSQL has no unary plus on text, and its
  * statements are not affected (the PostgreSQL transactor never sees this text).
  *
  * Quoted text (`'…'`, `"…"`, `` `…` ``, `[…]`) and comments are copied as they are.
