@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIRECTORY_PAGE_MAX, userDirectoryQuerySchema } from '@campus/protocol';
 import { searchUsers } from '../src/modules/directory';
+import { selectPlansOf } from './support/query-plans';
 import { itOnSqlite, startTestServer, type TestServer } from './support/test-server';
 import { addStudent, type Student } from './chat-rest-helpers';
 
@@ -93,32 +94,11 @@ describe('paging', () => {
   itOnSqlite(
     'reads a page through users_directory_idx, seeking to the cursor, with no sort of all users',
     async () => {
-      const plans: string[] = [];
-      const prepare = server.deps.sqlite.prepare.bind(server.deps.sqlite);
       const query = userDirectoryQuerySchema.parse({ q: 'stu', after: zoe.id });
-      // Kysely prepares each statement: ask SQLite for the plan of every one this search runs.
-      server.deps.sqlite.prepare = ((source: string) => {
-        if (/^select/i.test(source.trim()))
-          plans.push(
-            (prepare(`EXPLAIN QUERY PLAN ${source}`).all(...placeholdersFor(source)) as { detail: string }[])
-              .map((r) => r.detail)
-              .join(' | '),
-          );
-        return prepare(source);
-      }) as typeof server.deps.sqlite.prepare;
-      try {
-        await searchUsers(server.deps.db, me.id, query);
-      } finally {
-        server.deps.sqlite.prepare = prepare;
-      }
+      const plans = await selectPlansOf(server.deps.sqlite, () => searchUsers(server.deps.db, me.id, query));
       const pagePlan = plans.at(-1)!;
       expect(pagePlan).toMatch(/SEARCH users USING (COVERING )?INDEX users_directory_idx/);
       expect(pagePlan).not.toMatch(/TEMP B-TREE/);
     },
   );
 });
-
-/** Dummy values for a statement's `?` placeholders: EXPLAIN needs them bound, not meaningful. */
-function placeholdersFor(source: string): string[] {
-  return Array.from(source.matchAll(/\?/g), () => 'x');
-}

@@ -12,7 +12,7 @@ afterAll(() => server.close());
 
 /**
  * Every statement fails, as on a lost disk or database, until `restore`: on SQLite every statement the
- * handle is asked to prepare, on PostgreSQL every connection asked of a pool (Kysely's and the transactor's).
+ * handle is asked to prepare or run, on PostgreSQL every connection asked of a pool (Kysely's and the transactor's).
  */
 function breakDatabase(): { restore(): void } {
   if (onPostgres) {
@@ -35,18 +35,26 @@ function breakDatabase(): { restore(): void } {
     };
   }
   const sqlite = server.deps.sqlite;
-  const prepare = sqlite.prepare.bind(sqlite);
-  sqlite.prepare = (() => {
+  const fail = () => {
     throw Object.assign(new Error('disk I/O error at /secret/path/campus-talk.sqlite'), {
       code: 'SQLITE_IOERR',
     });
-  }) as typeof sqlite.prepare;
+  };
+  const prepare = sqlite.prepare.bind(sqlite);
+  // Statements are prepared once and cached (statement-cache.ts): running one fails too, as on a lost disk.
+  const statement = Object.getPrototypeOf(prepare('SELECT 1')) as Record<Run, unknown>;
+  const runs = { all: statement.all, get: statement.get, run: statement.run, iterate: statement.iterate };
+  sqlite.prepare = fail as typeof sqlite.prepare;
+  Object.assign(statement, { all: fail, get: fail, run: fail, iterate: fail });
   return {
     restore: () => {
       sqlite.prepare = prepare;
+      Object.assign(statement, runs);
     },
   };
 }
+
+type Run = 'all' | 'get' | 'run' | 'iterate';
 
 describe('/healthz and /readyz', () => {
   it('is ready when the database answers, with no-store and the security headers, no sign-in needed', async () => {

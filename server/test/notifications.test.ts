@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFESSION_SERVER_MSG, notificationsResponseSchema, type NotificationType } from '@campus/protocol';
 import { notify } from '../src/modules/notifications';
+import { countUnread } from '../src/modules/notifications/repo';
 import { notificationMutationHandlers } from '../src/modules/notifications/sync';
+import { selectPlansOf } from './support/query-plans';
 import { itOnSqlite, startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type TestUser } from './support/ws-client';
 
@@ -83,6 +85,19 @@ describe('notifications REST', () => {
     expect(list.notifications[0]!.isRead).toBe(true);
     expect((await put('/api/notifications/no-such-id/read', ann.token)).status).toBe(404);
     expect((await put('/api/notifications/bad%20id!/read', ann.token)).status).toBe(404);
+  });
+
+  // SQLite's planner only: its parameters are opaque (lib/db/opaque-parameters.ts), so the partial index
+  // is taken only because the query writes its condition (is_read = 0) rather than binding it.
+  itOnSqlite('counts unread on the partial index notifications_unread_idx', async () => {
+    const user = await createUser(server, 'Una');
+    await notifyUser(user, 'One');
+    let count = -1;
+    const plans = await selectPlansOf(server.deps.sqlite, async () => {
+      count = await countUnread(server.deps.db, user.id);
+    });
+    expect(count).toBe(1);
+    expect(plans).toEqual([expect.stringContaining('USING COVERING INDEX notifications_unread_idx')]);
   });
 });
 

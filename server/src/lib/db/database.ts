@@ -6,6 +6,7 @@ import { createMigrator } from './migrations';
 import type { Database } from './schema';
 import { keepFilePrivate, makePrivateDir } from '../private-files';
 import { serializedDialect } from './serialized-dialect';
+import { statementCache } from './statement-cache';
 import { writeLockOf } from './write-lock';
 
 export type DB = Kysely<Database>;
@@ -25,8 +26,11 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  // Kysely shares the handle's write lock with the realtime engine's commits (write-lock.ts).
-  const dialect = serializedDialect(new SqliteDialect({ database: sqlite }), writeLockOf(sqlite));
+  // Kysely shares the handle's write lock with the realtime engine's commits (write-lock.ts), and its
+  // prepared statements (statement-cache.ts): Kysely's own driver prepares every query anew.
+  const statements = statementCache(sqlite);
+  const database = { prepare: (sql: string) => statements.get(sql), close: () => sqlite.close() };
+  const dialect = serializedDialect(new SqliteDialect({ database }), writeLockOf(sqlite));
   const db = new Kysely<Database>({ dialect });
   return {
     db,

@@ -7,7 +7,7 @@ import type SQLite from 'better-sqlite3';
  * bound to a host parameter in the WHERE clause might influence the choice of query plan … the statement
  * will be automatically recompiled … on the first sqlite3_step() call following any change to the
  * bindings" (sqlite3_prepare_v2's documentation). better-sqlite3 binds anew on every call, so such a
- * statement is compiled again on every run: measured on SQLite 3.54 (bench, 2026-11-28), a snapshot's
+ * statement is compiled again on every run: measured on SQLite 3.54 (by hand, 2026-11-28), a snapshot's
  * direct-conversations query (`WHERE dc.user_id = ? ORDER BY … LIMIT ?`) took 30 µs a call against 2.2 µs
  * with `+?`, and any equality on an indexed column followed by ORDER BY about 9 µs against 2.
  *
@@ -17,8 +17,7 @@ import type SQLite from 'better-sqlite3';
  * index off). What the planner no longer sees is the value itself: the plan is the one SQLite makes
  * without bindings, for every value. So a partial index is used only when the query states its condition
  * itself (`WHERE … AND is_read = 0`, not `is_read = ?` bound to 0; `x = ?` does imply `x IS NOT NULL`).
- * SQLite only: PostgreSQL has no unary plus on text, and its
- * statements are not affected (the PostgreSQL transactor never sees this text).
+ * SQLite only: PostgreSQL has no unary plus on text, and its statements never pass through here.
  *
  * Quoted text (`'…'`, `"…"`, `` `…` ``, `[…]`) and comments are copied as they are.
  */

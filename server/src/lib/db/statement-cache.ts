@@ -6,7 +6,10 @@ const MAX_STATEMENTS = 1000;
 
 /**
  * Prepared statements by SQL text, one cache per database handle: preparing costs far more than running,
- * and the hot path runs the same few statements for every message. The only place statements are cached.
+ * and the hot path runs the same few statements for every message. The only place statements are cached:
+ * the realtime engine's and Kysely's (database.ts hands it to Kysely's driver, which would prepare every
+ * query anew). A cached statement is only ever run with `all`, `get` or `run` (never left iterating), so
+ * two users of one text cannot meet mid-run.
  */
 export class StatementCache {
   private readonly statements = new Map<string, SQLite.Statement>();

@@ -159,13 +159,17 @@ export async function notificationPage(
   return rows.map(toNotification);
 }
 
-/** notifications_unread_idx (partial): counts unread rows only. */
+/**
+ * notifications_unread_idx (partial): counts unread rows only. The 0 is written into the statement, not
+ * bound: parameters are opaque to SQLite's planner (lib/db/opaque-parameters.ts), and it takes the partial
+ * index only when it sees the index's own condition.
+ */
 export async function countUnread(db: DB, userId: string): Promise<number> {
   const row = await db
     .selectFrom('notifications')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId)
-    .where('is_read', '=', 0)
+    .where('is_read', '=', kysql.lit(0))
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
