@@ -147,12 +147,13 @@ export class Connection
       this.ws.send(frame, TEXT_FRAME);
   }
 
-  sendEphemeral(json: string): void {
+  sendEphemeral(payload: Buffer): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    // Presence and typing: coalesced with the turn's other frames to this socket (ws-socket.ts).
+    // Presence and typing: coalesced with the turn's other frames to this socket, and framed once for all
+    // their recipients like a change (ws-socket.ts).
     const socket = tcpSocket(this.ws);
     if (socket) corkUntilTurnEnds(socket);
-    this.ws.send(json);
+    if (!writeTextFrame(this.ws, payload)) this.ws.send(payload, TEXT_FRAME);
   }
 
   sendAfterChanges(frame: AckFrame | MessageErrorFrame): void {

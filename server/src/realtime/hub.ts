@@ -10,10 +10,11 @@ export interface HubConnection {
   /** A committed change this connection may see: sent now, or held until its pull has finished. */
   push(item: CommittedChange): void;
   /**
-   * An ephemeral frame, already serialised. It may leave at the end of the event-loop turn, in one write with
-   * the connection's other frames of that turn (ws-socket.ts corkUntilTurnEnds).
+   * An ephemeral frame, already serialised to UTF-8 JSON once for all its recipients. It may leave at the end
+   * of the event-loop turn, in one write with the connection's other frames of that turn (ws-socket.ts
+   * corkUntilTurnEnds).
    */
-  sendEphemeral(json: string): void;
+  sendEphemeral(payload: Buffer): void;
   close(code: number, reason: string): void;
   /**
    * A block between this user and `userId` (either way) committed: `userId` is no contact (presence, typing)
@@ -259,10 +260,12 @@ export class Hub implements RealtimeHub {
   }
 
   private deliverEphemeral(target: EphemeralTarget, json: string): void {
+    // Encoded and framed once for every recipient (ws-socket.ts's textFrameOf), not once a socket.
+    const payload = Buffer.from(json);
     if (target.users) {
       for (const userId of target.users) {
         const conns = this.byUser.get(userId);
-        if (conns) for (const conn of conns) conn.sendEphemeral(json);
+        if (conns) for (const conn of conns) conn.sendEphemeral(payload);
       }
     }
     if (target.audience) {
@@ -270,7 +273,7 @@ export class Hub implements RealtimeHub {
       // A group's typing never crosses a block: one Set lookup per member connection.
       for (const conn of this.byAudience.get(target.audience) ?? [])
         if (from === undefined || (conn.userId !== from && !conn.isSeparatedFrom(from)))
-          conn.sendEphemeral(json);
+          conn.sendEphemeral(payload);
     }
   }
 }

@@ -181,8 +181,8 @@ export class Presence {
   private broadcastCount(count: number): void {
     if (count === this.lastCount || this.hub.closed) return;
     this.lastCount = count;
-    const json = encodeServerFrame({ type: 'online_count', count });
-    this.hub.forEachConnection((conn) => conn.sendEphemeral(json));
+    const payload = Buffer.from(encodeServerFrame({ type: 'online_count', count }));
+    this.hub.forEachConnection((conn) => conn.sendEphemeral(payload));
   }
 
   close(): void {
