@@ -98,13 +98,19 @@ function say(stored: StoredRandom, room: Room<Session>, from: 0 | 1, text: strin
 
 const log = createLogger('silent');
 
+/** A coordinator's store on a fresh Redis stand-in, with one live text room stored in it. */
+function storedTextRoom(postRoomMs?: number) {
+  const redis = new MemoryHandover();
+  const stored = new StoredRandom(log, postRoomMs);
+  stored.begin(redis);
+  const room = textRoom();
+  stored.room(room);
+  return { redis, stored, room };
+}
+
 describe('random rooms’ lines in Redis', () => {
   it('the next coordinator gets a room’s last lines in order and both counts; older lines are deleted as they go', async () => {
-    const redis = new MemoryHandover();
-    const before = new StoredRandom(log);
-    before.begin(redis);
-    const room = textRoom();
-    before.room(room);
+    const { redis, stored: before, room } = storedTextRoom();
     const n = RANDOM.evidenceMessages + 3;
     for (let k = 1; k <= n; k++) say(before, room, k % 3 === 0 ? 1 : 0, `line ${k}`);
     const lineFields = [...redis.hash(RANDOM_STATE).keys()].filter((f) => f.startsWith('l:'));
@@ -120,11 +126,7 @@ describe('random rooms’ lines in Redis', () => {
   });
 
   it('drops a line that does not parse, names neither student, is past what its room keeps or has no room', async () => {
-    const redis = new MemoryHandover();
-    const before = new StoredRandom(log);
-    before.begin(redis);
-    const room = textRoom();
-    before.room(room);
+    const { redis, stored: before, room } = storedTextRoom();
     say(before, room, 0, 'hi');
     say(before, room, 1, 'hello');
     const state = redis.hash(RANDOM_STATE);
@@ -143,11 +145,7 @@ describe('random rooms’ lines in Redis', () => {
   });
 
   it('an ended room keeps its lines for a report, and they go with it once its post-room time is over', async () => {
-    const redis = new MemoryHandover();
-    const stored = new StoredRandom(log, 1000);
-    stored.begin(redis);
-    const room = textRoom();
-    stored.room(room);
+    const { redis, stored, room } = storedTextRoom(1000);
     say(stored, room, 0, 'rude words');
     const endedAt = Date.now();
     room.endedAt = endedAt;

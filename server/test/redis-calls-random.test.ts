@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisConfig } from '../src/config';
 import { answer, befriend, endOf, frameOf, hangUp, logsOf, offer, sdp } from './calls-helpers';
-import { endOf as roomEndOf, isMatch, queue, setProfile } from './random-helpers';
+import { endOf as roomEndOf, isMatch, matched, queue, setProfile } from './random-helpers';
 import { rollCalls, seenOnline } from './handover-helpers';
 import { requireRedis, testRedisConfig } from './support/redis';
 import { startTestServer, type TestServer } from './support/test-server';
@@ -215,11 +215,7 @@ describe('random talk across two nodes', () => {
     const jon = await createUser(nodeB, 'Jon');
     await setProfile(nodeB, jon.id, {});
     const two = await connect(nodeB, jon);
-    queue(one, 'chat');
-    await queued(one);
-    queue(two, 'chat');
-    const roomId = (await one.waitFor(isMatch)).roomId as string;
-    await two.waitFor(isMatch);
+    const { roomId } = await matched(one, two, 'chat');
     // Jon's node B connection drops; Ivy talks on meanwhile; Jon comes back through node A.
     two.kill();
     await two.waitClose();
@@ -243,11 +239,7 @@ describe('random talk across two nodes', () => {
   it('a block from the room on node B ends it for the partner on node A, who is not matched with them again', async () => {
     const one = await student(nodeA, 'Ray');
     const two = await student(nodeB, 'Sue');
-    queue(one, 'chat');
-    await queued(one);
-    queue(two, 'chat');
-    const roomId = (await one.waitFor(isMatch)).roomId as string;
-    await two.waitFor(isMatch);
+    const { roomId } = await matched(one, two, 'chat');
 
     two.send({ type: 'random-action', roomId, action: 'block' });
     expect(await two.waitFor((f) => f.type === 'random-action-result')).toMatchObject({ ok: true });

@@ -14,7 +14,7 @@ import {
   seenOnline,
   until,
 } from './handover-helpers';
-import { isMatch, queue, endOf as roomEndOf, setProfile } from './random-helpers';
+import { isMatch, matched, queue, endOf as roomEndOf, setProfile } from './random-helpers';
 import { requireRedis, TEST_REDIS_URL, testRedisConfig } from './support/redis';
 import { startServerProcess, type ServerProcess } from './support/server-process';
 import { cliEnvFor, startTestServer, type TestServer } from './support/test-server';
@@ -208,13 +208,7 @@ describe('random talk when the coordinating node is killed', () => {
       ids.set(ws, user.id);
       return ws;
     };
-    const pair = async (one: WsClient, two: WsClient) => {
-      queue(one, 'chat');
-      await one.waitFor((frame) => frame.type === 'random-queue');
-      queue(two, 'chat');
-      const [m1] = await Promise.all([one.waitFor(isMatch), two.waitFor(isMatch)]);
-      return m1.roomId as string;
-    };
+    const pair = async (one: WsClient, two: WsClient) => (await matched(one, two, 'chat')).roomId;
     // Kim on node 1 with Lou on node 2; Gus and Hal on node 2; Ivy waits on node 2.
     const [kim, lou] = [await student(onNode1, 'Kim'), await student(node2, 'Lou')];
     const lost = await pair(kim, lou);

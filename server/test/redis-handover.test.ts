@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answer, endOf, frameOf, hangUp, logsOf, offer, reject } from './calls-helpers';
 import { chatFlows, connecting, ending, friends, placeCall, rollCalls } from './handover-helpers';
-import { isMatch, queue, endOf as roomEndOf, setProfile } from './random-helpers';
+import { isMatch, matched, queue, endOf as roomEndOf, setProfile } from './random-helpers';
 import { requireRedis, testRedisConfig } from './support/redis';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 import { createUser, WsClient } from './support/ws-client';
@@ -41,15 +41,17 @@ function startNode(redis: ReturnType<typeof testRedisConfig>, dataDir?: string) 
   });
 }
 
-/** Node 1 coordinating, node 2 forwarding to it, on one database. */
-async function deployment() {
+type StartNode = (redis: ReturnType<typeof testRedisConfig>, dataDir?: string) => Promise<TestServer>;
+
+/** Node 1 coordinating, node 2 forwarding to it, on one database (on the test clock unless told). */
+async function deployment(start1: StartNode = startNode, start2: StartNode = startNode) {
   const redis = testRedisConfig();
   const rolls = await rollCalls(redis.prefix);
   listeners.push(rolls);
-  const node1 = await startNode(redis);
+  const node1 = await start1(redis);
   nodes.push(node1);
   await rolls.tookOver(node1);
-  const node2 = await startNode(redis, node1.dataDir);
+  const node2 = await start2(redis, node1.dataDir);
   nodes.push(node2);
   /** Node 1 stops as on SIGTERM; resolves once node 2 coordinates. */
   const stop1 = async () => {
@@ -181,11 +183,7 @@ describe('random talk when the coordinating node stops', () => {
     const { node2, stop1 } = await deployment();
     const { id: oneId, ws: one } = await student(node2, 'Ivy');
     const { id: twoId, ws: two } = await student(node2, 'Jo');
-    queue(one, 'chat');
-    await one.waitFor((f) => f.type === 'random-queue');
-    queue(two, 'chat');
-    const roomId = (await one.waitFor(isMatch)).roomId as string;
-    await two.waitFor(isMatch);
+    const { roomId } = await matched(one, two, 'chat');
     const { id: waitingId, ws: waiting } = await student(node2, 'Kai');
     queue(waiting, 'chat');
     await waiting.waitFor((f) => f.type === 'random-queue');
@@ -235,14 +233,10 @@ function startRealTimeNode(
 
 describe('the deployment clock', () => {
   it('a node whose clock runs 30 s fast counts on Redis’s time: a grace deadline it takes over still holds', async () => {
-    const redis = testRedisConfig();
-    const rolls = await rollCalls(redis.prefix);
-    listeners.push(rolls);
-    const node1 = await startRealTimeNode(redis);
-    nodes.push(node1);
-    await rolls.tookOver(node1);
-    const node2 = await startRealTimeNode(redis, () => Date.now() + SKEW_MS, node1.dataDir);
-    nodes.push(node2);
+    const { node2, stop1 } = await deployment(
+      (redis) => startRealTimeNode(redis),
+      (redis, dataDir) => startRealTimeNode(redis, () => Date.now() + SKEW_MS, dataDir),
+    );
     expect(Math.abs(node2.deps.now() - Date.now())).toBeLessThan(1000);
 
     const ann = await createUser(node2, 'Ann');
@@ -250,19 +244,13 @@ describe('the deployment clock', () => {
     for (const user of [ann, bob]) await setProfile(node2, user.id, {});
     const annWs = await connect(node2, ann);
     const bobWs = await connect(node2, bob);
-    queue(annWs, 'chat');
-    await annWs.waitFor((f) => f.type === 'random-queue');
-    queue(bobWs, 'chat');
-    const roomId = (await annWs.waitFor(isMatch)).roomId as string;
-    await bobWs.waitFor(isMatch);
+    const { roomId } = await matched(annWs, bobWs, 'chat');
     // Bob's connection drops: node 1 stores his side's grace deadline on its own (right) clock.
     bobWs.kill();
     await bobWs.waitClose();
     await WsClient.settle(200);
 
-    await node1.drain(1000);
-    await node1.stop();
-    await rolls.tookOver(node2);
+    await stop1();
     await WsClient.settle(300);
     // Within the grace Bob takes his side back under node 2, and the room goes on.
     const bobBack = await connect(node2, bob);

@@ -260,12 +260,14 @@ export class Hub implements RealtimeHub {
   }
 
   private deliverEphemeral(target: EphemeralTarget, json: string): void {
-    // Encoded and framed once for every recipient (ws-socket.ts's textFrameOf), not once a socket.
-    const payload = Buffer.from(json);
+    // Encoded and framed once for every recipient (ws-socket.ts's textFrameOf), not once a socket; not at
+    // all on a node none of them is connected to (every node hears every ephemeral frame with REDIS_URL).
+    let encoded: Buffer | undefined;
+    const payload = () => (encoded ??= Buffer.from(json));
     if (target.users) {
       for (const userId of target.users) {
         const conns = this.byUser.get(userId);
-        if (conns) for (const conn of conns) conn.sendEphemeral(payload);
+        if (conns) for (const conn of conns) conn.sendEphemeral(payload());
       }
     }
     if (target.audience) {
@@ -273,7 +275,7 @@ export class Hub implements RealtimeHub {
       // A group's typing never crosses a block: one Set lookup per member connection.
       for (const conn of this.byAudience.get(target.audience) ?? [])
         if (from === undefined || (conn.userId !== from && !conn.isSeparatedFrom(from)))
-          conn.sendEphemeral(payload);
+          conn.sendEphemeral(payload());
     }
   }
 }
