@@ -3,7 +3,7 @@
 // one deployment uses (the S3 driver, SMTP, PostgreSQL) is imported with `await import()` where it is
 // chosen and lands in a chunk of its own (dist/chunk-*.js), so a node on the defaults never loads it.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@campus/'));
@@ -24,3 +24,7 @@ await build({
   external: [...external, ...external.map((name) => `${name}/*`)],
   logLevel: 'warning',
 });
+
+// Loaded by path, not bundled: a worker thread's script (lib/db/checkpointer.ts resolves it beside the
+// bundle's own files, as it does beside its source).
+copyFileSync('src/lib/db/checkpoint-worker.cjs', 'dist/checkpoint-worker.cjs');

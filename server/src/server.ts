@@ -9,7 +9,7 @@ import { createApp } from './app';
 import { createFeatures } from './features';
 import { openDatabase, migrateToLatest, type DB } from './lib/db/database';
 import { NodeLifecycle } from './lib/lifecycle';
-import { createLogger } from './lib/logger';
+import { createLogger, type Logger } from './lib/logger';
 import { DevMailbox } from './lib/mail/dev-mailbox';
 import { decideMailPolicy, StartupRefused } from './lib/mail/mail-policy';
 import type { Mailer } from './lib/mail/mailer';
@@ -81,7 +81,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   if (mailPolicy.kind !== 'smtp' && mailPolicy.warning) log.warn(mailPolicy.warning);
   // The engine's transactor is made after the database: Kysely asks it late whether a commit is running.
   const late: { transactor?: EngineTransactor } = {};
-  const store = await openStore(config, () => late.transactor?.insideTransaction === true);
+  const store = await openStore(config, log, () => late.transactor?.insideTransaction === true);
   const { db, close } = store;
   try {
     const applied = await migrateToLatest(db);
@@ -268,13 +268,14 @@ type OpenedStore = { db: DB; state: DatabaseState; close(): Promise<void> } & (
 );
 
 /**
- * SQLite in DATA_DIR, or DATABASE_URL's PostgreSQL (`insideCommit`: Kysely refuses to run inside a realtime
- * commit there, as the SQLite handle's write lock makes it on SQLite).
+ * SQLite in DATA_DIR (its WAL checkpoints in a worker thread, lib/db/checkpointer.ts), or DATABASE_URL's
+ * PostgreSQL (`insideCommit`: Kysely refuses to run inside a realtime commit there, as the SQLite handle's
+ * write lock makes it on SQLite).
  */
-async function openStore(config: Config, insideCommit: () => boolean): Promise<OpenedStore> {
+async function openStore(config: Config, log: Logger, insideCommit: () => boolean): Promise<OpenedStore> {
   const { database } = config;
   if (database.kind === 'sqlite') {
-    const opened = openDatabase(path.join(config.dataDir, 'campus-talk.sqlite'));
+    const opened = openDatabase(path.join(config.dataDir, 'campus-talk.sqlite'), { checkpointer: { log } });
     const { sqlite } = opened;
     return {
       kind: 'sqlite',

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { startCheckpointer, type Checkpointer, type CheckpointerOptions } from './checkpointer';
 import { createMigrator } from './migrations';
 import type { Database } from './schema';
 import { keepFilePrivate, makePrivateDir } from '../private-files';
@@ -17,8 +18,16 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
+export interface OpenDatabaseOptions {
+  /**
+   * WAL checkpoints in a worker thread (checkpointer.ts) instead of inside the COMMIT that crosses SQLite's
+   * threshold: the server's. A command-line tool's short session leaves them to SQLite.
+   */
+  checkpointer?: CheckpointerOptions;
+}
+
 /** Opens (creating if needed) the SQLite file with WAL, foreign keys and a busy timeout. */
-export function openDatabase(file: string): OpenedDatabase {
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): OpenedDatabase {
   if (file !== ':memory:') createPrivately(file);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -32,10 +41,15 @@ export function openDatabase(file: string): OpenedDatabase {
   const database = { prepare: (sql: string) => statements.get(sql), close: () => sqlite.close() };
   const dialect = serializedDialect(new SqliteDialect({ database }), writeLockOf(sqlite));
   const db = new Kysely<Database>({ dialect });
+  const checkpointer: Checkpointer | undefined =
+    options.checkpointer && file !== ':memory:'
+      ? startCheckpointer(sqlite, file, options.checkpointer)
+      : undefined;
   return {
     db,
     sqlite,
     async close() {
+      await checkpointer?.stop();
       // Fold the WAL back into the main file so a stopped server leaves one tidy database file.
       sqlite.pragma('wal_checkpoint(TRUNCATE)');
       await db.destroy();
