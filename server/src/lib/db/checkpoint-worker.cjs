@@ -44,13 +44,19 @@ function run() {
     wait = log !== lastLog || checkpointed < log ? busyMs : Math.min(wait * 2, idleMs);
     lastLog = log;
   } catch (error) {
-    parentPort?.postMessage({
-      type: 'failed',
-      message: error instanceof Error ? error.message : String(error),
-    });
+    report(error instanceof Error ? error.message : String(error));
     wait = idleMs;
   }
   timer = setTimeout(run, wait);
+}
+
+/** A failure that goes on (a full disk) is told once a minute, not at every try. */
+let reported = { message: '', at: 0 };
+function report(message) {
+  const now = Date.now();
+  if (message === reported.message && now - reported.at < 60_000) return;
+  reported = { message, at: now };
+  parentPort?.postMessage({ type: 'failed', message });
 }
 
 parentPort?.on('message', (message) => {
