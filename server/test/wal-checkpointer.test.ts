@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -103,6 +104,30 @@ describe('WAL checkpoints in a worker thread', () => {
     expect(String(warnings[0]?.at(-1))).toMatch(/checkpointer exited/);
     // A stop after the loss resolves at once.
     await checkpointer.stop();
+  });
+
+  it('never keeps the process alive: a process that leaves its database open still exits', () => {
+    const url = new URL('../src/lib/db/database.ts', import.meta.url).href;
+    const script = path.join(dir, 'leave-open.mts');
+    fs.writeFileSync(
+      script,
+      `import { openDatabase } from ${JSON.stringify(url)};
+      const { sqlite } = openDatabase(${JSON.stringify(file)}, { checkpointer: { log: console } });
+      sqlite.exec('CREATE TABLE t (x)');
+      console.log('opened');`,
+    );
+    const started = Date.now();
+    const child = spawnSync(process.execPath, ['--import', 'tsx', script], {
+      cwd: path.dirname(new URL(import.meta.url).pathname),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(child.error).toBeUndefined();
+    expect(child.status).toBe(0);
+    expect(child.stdout.trim()).toBe('opened');
+    // And nothing was warned: the thread was not refused at its start.
+    expect(child.stderr).toBe('');
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('is not started for a database opened without it (a command-line tool)', async () => {

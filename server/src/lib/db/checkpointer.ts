@@ -11,6 +11,9 @@ export const INLINE_CHECKPOINT_PAGES = 1000;
  */
 export const BACKSTOP_CHECKPOINT_PAGES = 10_000;
 
+/** How long stop() waits for the thread's checkpoint to end before it ends the thread. */
+const STOP_TIMEOUT_MS = 5000;
+
 export interface CheckpointerOptions {
   log: Pick<Logger, 'warn'>;
   /** How soon the next checkpoint runs after one that found pages to copy (ms). */
@@ -43,16 +46,15 @@ export function startCheckpointer(
     // Its own connection and a few statements: a small heap is plenty.
     resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
   });
-  // Never what keeps the process alive.
-  worker.unref();
   sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   // A stop asked for, or a failure already reported: the exit itself says nothing more.
   let quiet = false;
   const inline = () => {
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${INLINE_CHECKPOINT_PAGES}`);
   };
-  worker.on('message', (message: { type: 'failed'; message: string }) => {
-    log.warn({ error: message.message }, 'WAL checkpoint failed; it is tried again');
+  worker.on('message', (message: { type?: unknown; message?: unknown }) => {
+    if (message.type === 'failed')
+      log.warn({ error: String(message.message) }, 'WAL checkpoint failed; it is tried again');
   });
   worker.on('error', (err) => {
     quiet = true;
@@ -65,12 +67,17 @@ export function startCheckpointer(
       resolve();
     }),
   );
+  // Never what keeps the process alive. After the listeners: a 'message' listener refs the thread again.
+  worker.unref();
   return {
     worker,
     async stop() {
       quiet = true;
       worker.postMessage('stop');
+      // A checkpoint stuck on a disk that stopped answering must not hold a shutdown forever.
+      const stuck = setTimeout(() => void worker.terminate(), STOP_TIMEOUT_MS);
       await exited;
+      clearTimeout(stuck);
     },
   };
 }
