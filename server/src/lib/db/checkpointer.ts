@@ -43,6 +43,9 @@ export function startCheckpointer(
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(new URL('./checkpoint-worker.cjs', import.meta.url), {
     workerData: { file, driver, busyMs, idleMs },
+    // Plain CommonJS: none of the process's --import hooks (tsx in development, the bench's probes, which
+    // would time this thread's statements into the server's own report).
+    execArgv: [],
     // Its own connection and a few statements: a small heap is plenty.
     resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
   });
