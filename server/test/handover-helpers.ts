@@ -3,18 +3,15 @@ import { Redis } from 'ioredis';
 import { expect } from 'vitest';
 import { answer, befriend, endOf, frameOf, offer } from './calls-helpers';
 import { TEST_REDIS_URL } from './support/redis';
+import { until as pollUntil } from './support/until';
 import type { TestServer } from './support/test-server';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
 
 /** A coordinator handing over (redis-handover*.test.ts): what both the graceful and the crash tests use. */
 
-export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await WsClient.settle(25);
-  }
-}
+/** until() with the handover tests' patience: a coordinator's lease and its Redis round trips. */
+export const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) =>
+  pollUntil(check, what, timeoutMs, 25);
 
 /** Two students who are friends (they may call each other). */
 export async function friends(node: TestServer, a: string, b: string) {

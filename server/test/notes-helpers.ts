@@ -6,7 +6,10 @@ import * as Y from 'yjs';
 import { NOTES, NOTES_SUBPROTOCOL, NOTES_TOKEN_PREFIX } from '@campus/protocol';
 import { sql } from '../src/realtime/transaction';
 import type { TestServer } from './support/test-server';
+import { until } from './support/until';
 import { setDocumentStatus } from './support/verify-student';
+
+export { until };
 
 export interface Student {
   token: string;
@@ -66,19 +69,6 @@ export const upgradeClock = {
     upgradeClock.skewMs += ms;
   },
 };
-
-/** Polls `check` (a database read may be asynchronous) until it holds. */
-export async function until(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 5000,
-): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /**
  * A member's raw notes socket, speaking bytes directly as an attacker would. Remembers the close code, and

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { textFrameOf, writeTextFrame } from '../src/realtime/ws-socket';
+import { until } from './support/until';
 
 /** A change's frame written straight to the socket (the fan-out's path) must read as ws's own text frame. */
 
@@ -25,10 +26,6 @@ async function pair(options: { perMessageDeflate?: boolean } = {}) {
   return { server: await accepted, received };
 }
 
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 describe('writeTextFrame', () => {
   it('sends text frames of every length encoding (7-bit, 16-bit, 64-bit) that ws clients read unchanged', async () => {
     const { server, received } = await pair();
@@ -38,7 +35,7 @@ describe('writeTextFrame', () => {
     for (const json of payloads) expect(writeTextFrame(server, Buffer.from(json))).toBe(true);
     // Interleaved with ws's own sends, in order.
     server.send('{"type":"after"}');
-    await until(() => received.length === payloads.length + 1);
+    await until(() => received.length === payloads.length + 1, 'every frame', 10_000, 5);
     expect(received.map((r) => r.text)).toEqual([...payloads, '{"type":"after"}']);
     expect(received.every((r) => !r.binary)).toBe(true);
   });

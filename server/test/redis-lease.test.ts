@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { createLogger } from '../src/lib/logger';
 import { Lease, type LeaseTimings } from '../src/realtime/lease';
 import { TEST_REDIS_URL } from './support/redis';
+import { until } from './support/until';
 
 /**
  * The lease that picks the one node coordinating random talk and the calls (issue 14). Needs Redis at
@@ -41,14 +42,6 @@ function node(key: string, events: string[], name: string) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(check: () => boolean, timeoutMs = 3000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await sleep(10);
-  }
-}
-
 describe('the coordinator lease', () => {
   it('one holder at a time; released, the other takes it at its next try', async () => {
     const key = `ct-test-${randomUUID()}:lease`;
@@ -56,7 +49,7 @@ describe('the coordinator lease', () => {
     const a = node(key, events, 'a');
     await a.client.connect();
     a.lease.start();
-    await until(() => a.lease.held);
+    await until(() => a.lease.held, 'A to hold the lease', 3000);
     const b = node(key, events, 'b');
     await b.client.connect();
     b.lease.start();
@@ -76,16 +69,20 @@ describe('the coordinator lease', () => {
     const b = node(key, events, 'b');
     await Promise.all([a.client.connect(), b.client.connect()]);
     a.lease.start();
-    await until(() => a.lease.held);
+    await until(() => a.lease.held, 'A to hold the lease', 3000);
     b.lease.start();
 
     // Node A loses Redis (a crash or a partition): it can renew no more.
     a.client.disconnect();
     let both = false;
-    await until(() => {
-      if (a.lease.held && b.lease.held) both = true;
-      return b.lease.held;
-    });
+    await until(
+      () => {
+        if (a.lease.held && b.lease.held) both = true;
+        return b.lease.held;
+      },
+      'B to take the lease',
+      3000,
+    );
     expect(both).toBe(false);
     expect(a.lease.held).toBe(false);
     expect(events).toEqual(['a acquired', 'a lost', 'b acquired']);

@@ -6,6 +6,7 @@ import { requireRedis, testRedisConfig } from './support/redis';
 import { rowOf } from './support/sql';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type Frame, type TestUser } from './support/ws-client';
+import { until } from './support/until';
 
 /**
  * Presence across nodes (issue 14): two nodes in one process sharing one SQLite file and one Redis, as in
@@ -55,14 +56,6 @@ const lastActiveAt = async (userId: string) =>
       userId,
     )
   )?.last_active_at;
-
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 beforeAll(async () => {
   await requireRedis();
@@ -189,8 +182,9 @@ describe('presence across two nodes sharing one Redis', () => {
       const from = joA.frames.length;
       await until(
         async () => (await nodeA.deps.realtime.onlineCountAnywhere()) === base,
-        3 * leaseMs,
         'reap',
+        3 * leaseMs,
+        20,
       );
       // Within the lease (its last renewal came before the loss), give or take this busy machine's delays.
       expect(Date.now() - died).toBeLessThanOrEqual(leaseMs + 750);

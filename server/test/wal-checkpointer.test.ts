@@ -9,6 +9,7 @@ import {
   startCheckpointer,
 } from '../src/lib/db/checkpointer';
 import { openDatabase, type OpenedDatabase } from '../src/lib/db/database';
+import { until } from './support/until';
 
 const PAGE = 4096;
 
@@ -22,14 +23,6 @@ function threadNices(): Map<string, number> {
     nices.set(tid, Number(fields[16]));
   }
   return nices;
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('WAL checkpoints in a worker thread', () => {
@@ -66,14 +59,22 @@ describe('WAL checkpoints in a worker thread', () => {
     const before = fs.statSync(file).size;
     write(2000);
     // Without the thread the 2,000 pages would sit in the -wal file: nothing else checkpoints below 10,000.
-    await until(() => fs.statSync(file).size >= before + 1900 * PAGE, 'the pages to reach the database file');
+    await until(
+      () => fs.statSync(file).size >= before + 1900 * PAGE,
+      'the pages to reach the database file',
+      10_000,
+    );
     // Once it has caught up, the next commit starts the WAL over at its first frame instead of growing it.
     const wal = () => fs.statSync(`${file}-wal`).size;
-    await until(() => {
-      const size = wal();
-      write(1);
-      return wal() === size;
-    }, 'a commit to start the WAL over');
+    await until(
+      () => {
+        const size = wal();
+        write(1);
+        return wal() === size;
+      },
+      'a commit to start the WAL over',
+      10_000,
+    );
     expect(warnings).toEqual([]);
   });
 
@@ -83,6 +84,7 @@ describe('WAL checkpoints in a worker thread', () => {
     await until(
       () => [...threadNices()].some(([tid, nice]) => !before.has(tid) && nice === 19),
       'a new thread at nice 19',
+      10_000,
     );
     // Every other thread (the event loop's among them) keeps its priority.
     const after = threadNices();
