@@ -1,5 +1,5 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Target } from '../load/clients';
 import { freePort, startPinned, waitForPort } from './processes';
@@ -54,13 +54,14 @@ export const TARGETS: Record<SingleNodeTarget, TargetSpec> = {
       env: { DATA_DIR: dataDir, PORT: String(port) },
     }),
   },
-  ours: oursTarget('ours', LABELS.ours, 'server/dist/main.js', 'BENCH_SERVER_NODE_ARGS'),
+  ours: oursTarget('ours', LABELS.ours, 'server/dist/main.js', 'BENCH_SERVER_NODE_ARGS', benchDir),
   // A before/after in one run: BENCH_ALT_SERVER names another build's dist/main.js (e.g. the previous commit's).
   'ours-alt': oursTarget(
     'ours-alt',
     LABELS['ours-alt'],
     process.env.BENCH_ALT_SERVER ?? 'server/dist/main.js',
     'BENCH_ALT_NODE_ARGS',
+    altBenchDir(process.env.BENCH_ALT_SERVER),
   ),
 };
 
@@ -80,13 +81,31 @@ function baselineNode(): string[] {
   return [tsxNode[0]!, ...extra, ...tsxNode.slice(1)];
 }
 
-function oursTarget(name: Target, label: string, main: string, extraArgsVar: string): TargetSpec {
+/**
+ * The bench folder of the checkout an alt build (`<checkout>/server/dist/main.js`) came from: its own seed
+ * migrates the database with its own migrations, so a build from before or after a schema change runs on
+ * the schema it knows (a database migrated by this checkout would name a migration the other lacks).
+ */
+function altBenchDir(altServer: string | undefined): string {
+  if (!altServer) return benchDir;
+  const checkout = path.resolve(repoRoot, altServer, '../../..');
+  const own = path.join(checkout, 'bench');
+  return existsSync(path.join(own, 'ours/seed.ts')) ? own : benchDir;
+}
+
+function oursTarget(
+  name: Target,
+  label: string,
+  main: string,
+  extraArgsVar: string,
+  seedFrom: string,
+): TargetSpec {
   return {
     name,
     label,
     prepare(dataDir) {
       const seeded = spawnSync(tsxNode[0]!, [...tsxNode.slice(1), 'ours/seed.ts'], {
-        cwd: benchDir,
+        cwd: seedFrom,
         env: { ...process.env, DATA_DIR: dataDir },
         stdio: 'inherit',
       });
