@@ -9,6 +9,8 @@ import {
   setReaction,
   undeliveredTo,
 } from '../src/modules/chat';
+import { listConversations, listUserGroups } from '../src/modules/chat';
+import { buildSnapshot } from '../src/modules/chat/snapshot';
 import { createGroup } from '../src/modules/groups';
 import { insertUser, userRefsOf } from '../src/modules/users';
 import { rowOf, rowsOf, valueOf } from './support/sql';
@@ -127,5 +129,35 @@ describe('chat writes on the transaction interface', () => {
       ['group_joined', [a, b, c].map((id) => `u:${id}`).sort()],
       ['receive_group_message', [`g:${group.id}`]],
     ]);
+  });
+
+  it('a group message writes no row of groups, yet moves its group first in every list', async () => {
+    const [a, b] = [await user('Fay'), await user('Gus')];
+    const older = await createGroup(server.deps, a, { name: 'Older', memberIds: [b] });
+    const newer = await createGroup(server.deps, a, { name: 'Newer', memberIds: [b] });
+    const orders = async () => ({
+      talk: (await listConversations(server.deps.db, b, 10)).map((c) => c.name),
+      groups: (await listUserGroups(server.deps.db, b)).map((g) => g.name),
+      snapshot: (await buildSnapshot(server.deps, b)).conversations.map((c) => c.name),
+    });
+    // Before any message a group sorts by when it was made.
+    expect(await orders()).toEqual({
+      talk: ['Newer', 'Older'],
+      groups: ['Newer', 'Older'],
+      snapshot: ['Newer', 'Older'],
+    });
+
+    const row = `SELECT * FROM groups WHERE id = ?`;
+    const before = await rowOf(server, row, older.id);
+    await sendGroupMessage(server.deps, a, { id: randomUUID(), groupId: older.id, content: 'bump' });
+    expect(await rowOf(server, row, older.id)).toEqual(before);
+    expect(await orders()).toEqual({
+      talk: ['Older', 'Newer'],
+      groups: ['Older', 'Newer'],
+      snapshot: ['Older', 'Newer'],
+    });
+    const [first, second] = await listConversations(server.deps.db, b, 10);
+    expect(first).toMatchObject({ id: older.id, lastMessageSnippet: 'bump', unreadCount: 1 });
+    expect(second).toMatchObject({ id: newer.id, unreadCount: 0 });
   });
 });

@@ -100,7 +100,9 @@ describe('group chat over /ws', () => {
     const marks = async () =>
       (await rowOf<{ read_seq: number; last_seq: number }>(
         server,
-        'SELECT m.read_seq, g.last_seq FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.group_id = ? AND m.user_id = ?',
+        // The group's activity: its newest message's seq, else its creation's.
+        `SELECT m.read_seq, coalesce((SELECT max(seq) FROM group_messages WHERE group_id = g.id), g.created_seq)
+           AS last_seq FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.group_id = ? AND m.user_id = ?`,
         groupId,
         members[2]!.id,
       ))!;
@@ -122,7 +124,7 @@ describe('group chat over /ws', () => {
     const read = await laptop.waitFor((f) => f.type === 'group_read');
     const lastSeq = (await rowOf<{ last_seq: number }>(
       server,
-      'SELECT last_seq FROM groups WHERE id = ?',
+      'SELECT max(seq) AS last_seq FROM group_messages WHERE group_id = ?',
       groupId,
     ))!.last_seq;
     expect(read).toMatchObject({ type: 'group_read', groupId, readSeq: lastSeq });

@@ -92,8 +92,11 @@ export interface GroupsTable {
   created_by: string;
   created_at: string;
   avatar_url: string | null;
-  last_message_id: string | null;
-  last_seq: Generated<number>;
+  /**
+   * The seq the group sorts by before its first message (its creation's change). Its activity afterwards
+   * is its newest message's seq, read from group_messages (migration 0022).
+   */
+  created_seq: Generated<number>;
 }
 
 export interface GroupMembersTable {

@@ -7,8 +7,10 @@ import {
   type Reaction,
   type UserRef,
 } from '@campus/protocol';
+import { sql, type SqlBool } from 'kysely';
 import type { DB } from '../../lib/db/database';
 import { toUserRef, type UserRefRow } from '../users';
+import { GROUP_ACTIVITY_SEQ, NEWEST_GROUP_MESSAGE_ID } from './group-activity';
 import {
   toDirectConversation,
   toDirectMessage,
@@ -26,7 +28,8 @@ import {
 /**
  * The Talk home list: direct conversations (direct_conversations_recent_idx) and the user's groups
  * (group_members_user_idx), newest first by change-log seq, which is one global order for both kinds.
- * Two queries; a group's unread count is counted on group_messages_group_seq_idx.
+ * Two queries; a group's newest message is found and its unread count counted on
+ * group_messages_group_seq_idx (group-activity.ts).
  */
 export async function listConversations(db: DB, userId: string, limit: number): Promise<ConversationItem[]> {
   const [direct, groups] = await Promise.all([
@@ -52,14 +55,16 @@ export async function listConversations(db: DB, userId: string, limit: number): 
     db
       .selectFrom('group_members as gm')
       .innerJoin('groups as g', 'g.id', 'gm.group_id')
-      .leftJoin('group_messages as m', 'm.id', 'g.last_message_id')
+      .leftJoin('group_messages as m', (join) =>
+        join.on(sql<SqlBool>`m.id = ${sql.raw(NEWEST_GROUP_MESSAGE_ID)}`),
+      )
       .select((eb) => [
         'g.id',
         'g.name',
         'g.created_by',
         'g.created_at',
         'g.avatar_url',
-        'g.last_seq',
+        eb.fn.coalesce('m.seq', 'g.created_seq').as('last_seq'),
         'm.content as last_content',
         'm.created_at as last_created_at',
         // Own messages are never unread, as on the client ("raises the unread count when sent by someone else").
@@ -72,7 +77,7 @@ export async function listConversations(db: DB, userId: string, limit: number): 
           .as('unread'),
       ])
       .where('gm.user_id', '=', userId)
-      .orderBy('g.last_seq', 'desc')
+      .orderBy('last_seq', 'desc')
       .limit(limit)
       .execute(),
   ]);
@@ -150,7 +155,7 @@ export async function listUserGroups(db: DB, userId: string): Promise<Group[]> {
     .innerJoin('groups as g', 'g.id', 'gm.group_id')
     .select(['g.id', 'g.name', 'g.created_by', 'g.created_at', 'g.avatar_url'])
     .where('gm.user_id', '=', userId)
-    .orderBy('g.last_seq', 'desc')
+    .orderBy(sql`${sql.raw(GROUP_ACTIVITY_SEQ)}`, 'desc')
     .execute();
   const members = await membersOf(
     db,

@@ -6,18 +6,21 @@ import { sql, type Query, type ReadTx, type SqlParam, type Tx } from '../../real
 import { userRefsOf, type UserRefReader } from '../users';
 import { contactsMadeBy, sessionState } from './contacts';
 import { deliveryReceiptsOf } from './delivery-receipts';
+import { GROUP_ACTIVITY_SEQ } from './group-activity';
 import { buildSnapshot } from './snapshot';
 import { isGroupMember } from './writes';
 
-// Only a mark that moves is written (and told to the user's other devices).
+// Only a mark that moves is written (and told to the user's other devices). The group's activity is its
+// newest message's seq (group-activity.ts).
+const groupActivitySql = `(SELECT ${GROUP_ACTIVITY_SEQ} FROM groups g WHERE g.id = ?)`;
 const advanceReadSql = sql(
-  `UPDATE group_members SET read_seq = (SELECT last_seq FROM groups WHERE id = ?)
-    WHERE group_id = ? AND user_id = ? AND read_seq < (SELECT last_seq FROM groups WHERE id = ?)`,
+  `UPDATE group_members SET read_seq = ${groupActivitySql}
+    WHERE group_id = ? AND user_id = ? AND read_seq < ${groupActivitySql}`,
 );
 // Whether the mark would move: most openings of a group find nothing new, and then take no write lock.
 const behindSql = sql<{ one: number }>(
   `SELECT 1 AS one FROM group_members m JOIN groups g ON g.id = m.group_id
-    WHERE m.group_id = ? AND m.user_id = ? AND m.read_seq < g.last_seq`,
+    WHERE m.group_id = ? AND m.user_id = ? AND m.read_seq < ${GROUP_ACTIVITY_SEQ}`,
 );
 const readSeqSql = sql<{ read_seq: number }>(
   'SELECT read_seq FROM group_members WHERE group_id = ? AND user_id = ?',

@@ -57,7 +57,6 @@ const insertGroupMessageSql = sql(
   `INSERT INTO group_messages (id, group_id, sender_id, content, created_at, attachment_key, attachment_type, seq)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 );
-const bumpGroupSql = sql('UPDATE groups SET last_message_id = ?, last_seq = ? WHERE id = ?');
 
 async function requireRef(tx: Tx, refs: UserRefs, userId: string) {
   const ref = await refs.get(tx, userId);
@@ -199,7 +198,6 @@ export async function storeGroupMessage(
     row.attachment_type,
     row.seq,
   );
-  tx.queue(bumpGroupSql, row.id, row.seq, row.group_id);
   const message = toGroupMessage(row, from);
   tx.emit({ type: 'receive_group_message', message }, [audience.group(row.group_id)]);
   return message;

@@ -13,14 +13,14 @@ const usersSql = inList((ids) =>
   sql<UserRefRow>(`SELECT id, first_name, last_name, profile_picture_url FROM users WHERE id IN (${ids})`),
 );
 const insertGroupSql = sql(
-  `INSERT INTO groups (id, name, created_by, created_at, avatar_url, last_message_id, last_seq)
-   VALUES (?, ?, ?, ?, NULL, NULL, 0)`,
+  `INSERT INTO groups (id, name, created_by, created_at, avatar_url, created_seq)
+   VALUES (?, ?, ?, ?, NULL, 0)`,
 );
 const insertMemberSql = sql(
   'INSERT INTO group_members (group_id, user_id, joined_at, read_seq) VALUES (?, ?, ?, 0)',
 );
-// A new group sorts among conversations by when it was made, until its first message.
-const setLastSeqSql = sql('UPDATE groups SET last_seq = ? WHERE id = ?');
+// A new group sorts among conversations by when it was made, until its first message (group-activity.ts).
+const setCreatedSeqSql = sql('UPDATE groups SET created_seq = ? WHERE id = ?');
 // Members who are not yet the creator's contacts (the presence rule): each listed user once (users' primary
 // key), then per member the direct pair's primary key and the creator's groups (group_members_user_idx)
 // probed by (group_id, user_id). Parameters: ...member ids, creator, creator, creator.
@@ -76,7 +76,7 @@ export async function insertGroup(tx: Tx, creatorId: string, body: CreateGroupBo
   await tx.run(insertGroupSql, group.id, group.name, creatorId, group.createdAt);
   for (const id of memberIds) await tx.run(insertMemberSql, group.id, id, group.createdAt);
   const change = tx.emit({ type: 'group_joined', group }, memberIds.map(audience.user));
-  await tx.run(setLastSeqSql, change.seq, group.id);
+  await tx.run(setCreatedSeqSql, change.seq, group.id);
   return group;
 }
 

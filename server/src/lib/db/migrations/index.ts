@@ -22,6 +22,7 @@ import * as m0018 from './0018_reports';
 import * as m0019 from './0019_focused_profile';
 import * as m0020 from './0020_random_blocks';
 import * as m0021 from './0021_change_audience_seq';
+import * as m0022 from './0022_group_activity';
 
 interface MigrationModule {
   up: Migration['up'];
@@ -64,6 +65,7 @@ const modules: Record<string, MigrationModule> = {
   '0019_focused_profile': m0019,
   '0020_random_blocks': m0020,
   '0021_change_audience_seq': m0021,
+  '0022_group_activity': m0022,
 };
 
 export const migrations: Record<string, Migration> = Object.fromEntries(
