@@ -218,6 +218,54 @@ describe('SqliteTransactor', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('takes over the entries another connection appended (the seed CLI beside the server) with its next commit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'transactor-'));
+    const { transactor, published } = setup(join(dir, 'db.sqlite'));
+    await transactor.commit(async (tx) => void tx.emit(read('own-1'), [audience.user('ann')]));
+    const outside = new SQLite(join(dir, 'db.sqlite'));
+    opened.push(outside);
+    const append = (seq: number, id: string) =>
+      outside.transaction(() => {
+        outside
+          .prepare('INSERT INTO change_log (seq, type, payload, created_ms) VALUES (?, ?, ?, 0)')
+          .run(seq, 'notification_read', JSON.stringify({ ...read(id), seq }));
+        outside
+          .prepare('INSERT INTO change_audience (audience, seq) VALUES (?, ?)')
+          .run(audience.user('ann'), seq);
+      })();
+
+    // Another connection's commit that appends nothing: nothing is taken over, the seqs go on.
+    outside.prepare("INSERT INTO notes (id, body) VALUES ('n', 'outside')").run();
+    await transactor.commit(async (tx) => void tx.emit(read('own-2'), [audience.user('ann')]));
+    // An appended entry is sent with the next commit, whose own change comes after it.
+    append(3, 'seeded-3');
+    await transactor.commit(async (tx) => void tx.emit(read('own-4'), [audience.user('ann')]));
+    // A commit that fails after taking an entry over drops it with its rollback; the next one takes it again.
+    append(5, 'seeded-5');
+    await expect(
+      transactor.commit(async (tx) => {
+        tx.emit(read('lost'), [audience.user('ann')]);
+        throw new Error('fault');
+      }),
+    ).rejects.toThrow('fault');
+    await transactor.commit(async (tx) => void tx.emit(read('own-6'), [audience.user('ann')]));
+
+    expect(published.map(ids)).toEqual([
+      [[1, 'own-1']],
+      [[2, 'own-2']],
+      [
+        [3, 'seeded-3'],
+        [4, 'own-4'],
+      ],
+      [
+        [5, 'seeded-5'],
+        [6, 'own-6'],
+      ],
+    ]);
+    expect(logSeqs(outside)).toEqual([1, 2, 3, 4, 5, 6]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('refuses a read inside a commit or a read, and a read tx used after its read', async () => {
     const { transactor } = setup();
     await transactor.commit(async () => {

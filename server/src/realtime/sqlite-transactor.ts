@@ -46,6 +46,9 @@ export class SqliteTransactor implements EngineTransactor {
   private pending: CommittedChange[] = [];
   /** The open commit's afterCommit callbacks. */
   private after: (() => void)[] = [];
+  /** `PRAGMA data_version` (this handle's count of other connections' commits) when the log's end was last read. */
+  private seenDataVersion: number | undefined;
+  private readonly dataVersion: SQLite.Statement<[], number>;
 
   constructor(
     private readonly sqlite: SQLite.Database,
@@ -54,6 +57,7 @@ export class SqliteTransactor implements EngineTransactor {
     this.log = changeLogStatements(sqlite);
     this.statements = statementCache(sqlite);
     this.lock = writeLockOf(sqlite);
+    this.dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
     this.seq = this.committed = this.log.maxSeq();
     this.floorSeq = this.log.floor();
   }
@@ -168,6 +172,8 @@ export class SqliteTransactor implements EngineTransactor {
       this.seq = start;
       this.pending = [];
       this.after = [];
+      // Entries adopted by the rolled-back commit were dropped with it: the next commit reads the log again.
+      this.seenDataVersion = undefined;
     }
   }
 
@@ -216,9 +222,14 @@ export class SqliteTransactor implements EngineTransactor {
   /**
    * Another process (the seed, an admin command) may have appended to the log since this one last wrote:
    * its entries are taken over (sent to their audiences with this commit) and the counter moves past them,
-   * so seqs never collide and connected clients see no gap. One primary-key lookup per commit otherwise.
+   * so seqs never collide and connected clients see no gap. One pragma read per commit otherwise.
    */
   private adoptExternalEntries(): void {
+    // SQLite's data_version moves only when another connection commits (never for this handle's own
+    // commits): while it stands still nothing can have been appended, and the log's end is not read.
+    const version = this.dataVersion.get();
+    if (version === this.seenDataVersion) return;
+    this.seenDataVersion = version;
     const latest = this.log.maxSeq();
     if (latest <= this.seq) return;
     for (const entry of this.log.entriesAfter(this.seq)) {
