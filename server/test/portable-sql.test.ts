@@ -769,6 +769,10 @@ const ALLOWED: Record<string, { rules: string[]; why: string }> = {
     rules: ['JSON function'],
     why: "the SQLite change log (pg-change-log.ts is PostgreSQL's)",
   },
+  'realtime/sqlite-transactor.ts': {
+    rules: ['PRAGMA'],
+    why: "data_version of the SQLite engine's own handle (pg-transactor.ts is PostgreSQL's)",
+  },
 };
 
 /** Every string literal and template text of a file (the SQL), with its line. */
