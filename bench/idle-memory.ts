@@ -54,14 +54,16 @@ function connect(url: string, token: string, pull: boolean, hello = true): Promi
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(`${url}/ws`);
     if (!hello) return socket.on('open', () => resolve(socket));
-    socket.on('open', () => socket.send(JSON.stringify({ type: 'hello', v: PROTOCOL_VERSION, token })));
+    // As the app's sync client: the pull right behind the hello, not after the welcome.
+    socket.on('open', () => {
+      socket.send(JSON.stringify({ type: 'hello', v: PROTOCOL_VERSION, token }));
+      if (pull) socket.send(JSON.stringify({ type: 'pull', cursor: 0 }));
+    });
     socket.on('error', reject);
     socket.on('message', (data: WebSocket.RawData) => {
       const frame = JSON.parse(data.toString()) as { type: string };
-      if (frame.type === 'welcome') {
-        if (!pull) resolve(socket);
-        else socket.send(JSON.stringify({ type: 'pull', cursor: 0 }));
-      } else if (frame.type === 'sync_reset') resolve(socket);
+      if (frame.type === 'welcome' && !pull) resolve(socket);
+      else if (frame.type === 'sync_reset') resolve(socket);
     });
   });
 }

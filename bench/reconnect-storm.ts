@@ -100,9 +100,11 @@ class StormClient {
     const ready = new Promise<void>((resolve) => (this.onReady = resolve));
     const socket = new WebSocket(this.url, { perMessageDeflate: false });
     this.socket = socket;
-    socket.on('open', () =>
-      socket.send(JSON.stringify({ type: 'hello', v: PROTOCOL_VERSION, token: this.token })),
-    );
+    // As the app's sync client: the pull from its cursor right behind the hello, not after the welcome.
+    socket.on('open', () => {
+      socket.send(JSON.stringify({ type: 'hello', v: PROTOCOL_VERSION, token: this.token }));
+      socket.send(JSON.stringify({ type: 'pull', cursor: this.cursor }));
+    });
     socket.on('message', (data) => this.onFrame(JSON.parse(String(data)) as ChangeFrame));
     socket.on('close', (code) => {
       if (this.socket === socket) this.events.onClose(code);
@@ -126,9 +128,6 @@ class StormClient {
 
   private onFrame(frame: ChangeFrame): void {
     switch (frame.type) {
-      case 'welcome':
-        this.socket?.send(JSON.stringify({ type: 'pull', cursor: this.cursor }));
-        return;
       case 'sync_reset':
         this.resets++;
         this.cursor = frame.cursor ?? 0;

@@ -72,7 +72,10 @@ function wrapWs(socket: WebSocket): LoadClient {
   };
 }
 
-/** Ours: hello with the session token, then a pull from cursor 0; ready once the pull is answered. */
+/**
+ * Ours, as the app's sync client does it: the hello with the session token and a pull from cursor 0 right
+ * behind it, without waiting for the welcome; ready once the pull is answered.
+ */
 function connectOurs(index: number, url: string, token: string, events: ClientEvents): Promise<LoadClient> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(wsUrl(url), { perMessageDeflate: false });
@@ -83,11 +86,13 @@ function connectOurs(index: number, url: string, token: string, events: ClientEv
         new Error(`client ${index}: no welcome + pull answer in time (saw ${seen.join(', ') || 'nothing'})`),
       );
     }, CONNECT_TIMEOUT_MS);
-    socket.on('open', () => socket.send(JSON.stringify({ type: 'hello', v: PROTOCOL_VERSION, token })));
+    socket.on('open', () => {
+      socket.send(JSON.stringify({ type: 'hello', v: PROTOCOL_VERSION, token }));
+      socket.send(JSON.stringify({ type: 'pull', cursor: 0 }));
+    });
     socket.on('message', (data) => {
       const frame = handleWsFrame(index, data, events);
       if (seen.length < 10) seen.push(frame.type);
-      if (frame.type === 'welcome') socket.send(JSON.stringify({ type: 'pull', cursor: 0 }));
       // Cursor 0 is answered with a snapshot; a pull from a later cursor streams pages until hasMore is false.
       if (frame.type === 'sync_reset' || (frame.type === 'changes' && frame.hasMore === false)) {
         clearTimeout(timer);

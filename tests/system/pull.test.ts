@@ -102,6 +102,41 @@ describe('pull and cursor against the real server', () => {
     expect(wire.sentOf('pull').at(-1)?.cursor).toBe(cursor);
   });
 
+  it('sends its pull right behind the hello, before the welcome, on every session', async () => {
+    const me = await addStudent(server, 'Ana', 'Opening');
+    const bo = await addStudent(server, 'Bo', 'Opening');
+    const db = newDeviceDatabase(me);
+    // Opened as the app's is by the time it connects (its screens render from it first): a database
+    // created on the first read could take longer than the server's welcome.
+    await db.open();
+    const wire = recordingWire();
+    // How many welcomes had arrived when each pull went out.
+    const welcomesAtPull: number[] = [];
+    wire.onSend = (frame) => {
+      if (frame.type === 'pull') welcomesAtPull.push(wire.receivedOf('welcome').length);
+    };
+    const client = track(newDevice({ server, student: me, db, wire, timing: FAST, port: proxy.port }));
+    client.start();
+    await waitFor(() => expect(wire.receivedOf('sync_reset')).toHaveLength(1));
+    const cursor = await settled(db);
+    expect(cursor).toBe(wire.receivedOf('sync_reset')[0]!.frame.cursor);
+
+    // Cut, then a message while the device is away: the next session's pull, again ahead of its welcome,
+    // starts from the stored cursor, and its answer brings the message.
+    proxy.cutAll();
+    const boClient = track(startDevice({ server, student: bo, db: newDeviceDatabase(bo), timing: FAST }));
+    await sendFrom(boClient, me, ['while away']);
+    await waitFor(async () => expect(await client.db.messages.count()).toBe(1));
+    expect(wire.sent.map((f) => f.type).filter((t) => t === 'hello' || t === 'pull')).toEqual([
+      'hello',
+      'pull',
+      'hello',
+      'pull',
+    ]);
+    expect(welcomesAtPull).toEqual([0, 1]);
+    expect(wire.sentOf('pull').map((f) => f.cursor)).toEqual([0, cursor]);
+  });
+
   it('a message sent while the device pulls is not skipped', async () => {
     const me = await addStudent(server, 'Ana', 'Hold');
     const bo = await addStudent(server, 'Bo', 'Hold');

@@ -54,6 +54,15 @@ export function browserNetworkSignal(): NetworkSignal | undefined {
 
 export interface ConnectionOptions {
   url: string;
+  /**
+   * The frame that follows the hello on every session (the engine's pull), asked for as the socket starts
+   * connecting so the read it needs overlaps the handshake. It goes right behind the hello, without waiting
+   * for the welcome: the server keeps frames that arrive while it checks the token and answers them after
+   * its welcome, so a reconnect catches up one round trip sooner, and on one node the welcome and the pull's
+   * answer leave in one write. If it is ready only after the socket opened, it goes when it is ready; if it
+   * fails, the session is dropped and the next one asks again.
+   */
+  opening?: () => Promise<ClientFrame>;
   network?: NetworkSignal;
   token: string;
   WebSocketImpl: typeof WebSocket;
@@ -151,9 +160,27 @@ export class RealtimeConnection {
     }
     this.socket = socket;
     this.connectTimer = setTimeout(() => this.lose(), timing.connectTimeoutMs);
+    let opened = false;
+    let opening: ClientFrame | undefined;
+    const sendOpening = () => {
+      if (!opened || !opening || socket !== this.socket || socket.readyState !== OPEN) return;
+      socket.send(JSON.stringify(opening));
+      opening = undefined;
+    };
+    this.options.opening?.().then(
+      (frame) => {
+        opening = frame;
+        sendOpening();
+      },
+      () => {
+        if (socket === this.socket) this.lose();
+      },
+    );
     socket.onopen = () => {
       const hello: ClientFrame = { type: 'hello', v: PROTOCOL_VERSION, token: this.options.token };
       socket.send(JSON.stringify(hello));
+      opened = true;
+      sendOpening();
     };
     socket.onmessage = (event: MessageEvent) => this.receive(event.data);
     socket.onclose = (event: CloseEvent) => {

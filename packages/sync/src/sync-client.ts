@@ -82,6 +82,8 @@ export abstract class SyncEngine implements Omit<SyncClient, keyof FeatureApi> {
       WebSocketImpl: options.WebSocketImpl ?? globalThis.WebSocket,
       timing: { ...REALTIME_TIMING, ...options.timing },
       random: options.random ?? Math.random,
+      // The pull goes out behind the hello; the welcome starts the session it belongs to (beginPull).
+      opening: () => this.pullFrame(),
       events: {
         status: (status) => {
           if (status !== 'online') this.phase = 'offline';
@@ -203,13 +205,23 @@ export abstract class SyncEngine implements Omit<SyncClient, keyof FeatureApi> {
     }
   }
 
+  /**
+   * A new socket's pull, read through the task queue: after every task of the sessions before it (one
+   * still applying a page moves the cursor), before anything of its own (nothing arrives before its welcome).
+   */
+  private pullFrame(): Promise<ClientFrame> {
+    return new Promise((resolve, reject) => {
+      this.schedule(() => readCursor(this.db).then((cursor) => resolve({ type: 'pull', cursor }), reject));
+    });
+  }
+
+  /** The welcome of the session whose pull went out behind its hello: live pushes wait for the pull's end. */
   private async beginPull(generation: number): Promise<void> {
     if (!this.connection.isLive(generation)) return;
     this.phase = 'pulling';
     this.session = generation;
     this.sentKey = 0;
     this.held = [];
-    this.send({ type: 'pull', cursor: await readCursor(this.db) }, generation);
   }
 
   private async applyPage(page: ChangesFrame, generation: number): Promise<void> {

@@ -326,24 +326,23 @@ export class Connection
     // Contacts a change taught meanwhile (a new group's members) included: none across a block.
     for (const id of this.separated) this.contacts.delete(id);
     this.state = 'ready';
-    // The welcome, the online list and count (and the answers to frames queued meanwhile that go out at
-    // once) leave in one write, not one system call each: about 2,000 fewer when 1,000 clients sign in at
-    // once, as after a restart.
-    this.cork();
-    try {
-      this.send({
-        type: 'welcome',
-        v: PROTOCOL_VERSION,
-        userId: this.userId,
-        heartbeatMs: this.rt.options.heartbeatMs,
-      });
-      presence.connected(this, first);
-      const queued = this.queued;
-      this.queued = [];
-      for (const text of queued) if (!this.closed) this.handleText(text);
-    } finally {
-      this.uncork();
-    }
+    // The welcome, the online list and count, and the answers to the frames queued meanwhile leave in one
+    // write, not one system call each: about 2,000 fewer when 1,000 clients sign in at once, as after a
+    // restart. Corked until the turn ends, not just for these lines: the client sends its pull right behind
+    // the hello, and on SQLite its answer (a snapshot or the pages since its cursor) is ready within this
+    // turn, so it joins the same write (1,000 sign-ins: about 900 fewer writes and 1,000 fewer reads).
+    const socket = tcpSocket(this.ws);
+    if (socket) corkUntilTurnEnds(socket);
+    this.send({
+      type: 'welcome',
+      v: PROTOCOL_VERSION,
+      userId: this.userId,
+      heartbeatMs: this.rt.options.heartbeatMs,
+    });
+    presence.connected(this, first);
+    const queued = this.queued;
+    this.queued = [];
+    for (const text of queued) if (!this.closed) this.handleText(text);
   }
 
   /** A server fault during sign-in: retryable 1011, never 4401 (which would sign the client out). */
