@@ -4,9 +4,10 @@
  * of 20: groups of 20), STORM_RATE (group messages/s sent throughout, default 200), STORM_SECONDS (sending
  * after the storm, default 5).
  *
- * Every client signs in (hello, pull from cursor 0) and keeps the cursor of the last change it saw. While
- * messages flow, every socket is cut at the same instant (as a restarted proxy or a network blip would) and
- * every client reconnects at once: hello, then a pull from its cursor. Reported: how long until every client
+ * Every client signs in (hello, and a pull from cursor 0 right behind it, as the app sends them) and keeps
+ * the cursor of the last change it saw. While messages flow, every socket is cut at the same instant (as a
+ * restarted proxy or a network blip would) and every client reconnects at once: hello and a pull from its
+ * cursor. Reported: how long until every client
  * was caught up again, the message_error frames seen (none expected: the storm must not trip the limits),
  * and every committed message (acknowledged, or seen by anyone) that some member of its group never got, or
  * got twice, live or pulled.
