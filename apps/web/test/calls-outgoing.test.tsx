@@ -137,6 +137,37 @@ describe('outgoing call overlay', () => {
     expect(world.client.callFrames).toEqual([]);
   });
 
+  it('still connecting (the app just opened): the offer waits and goes out once the connection is up', async () => {
+    const world = callWorld();
+    world.client.setState({ status: 'connecting' });
+    await callSam(world);
+    expect(screen.getByRole('dialog', { name: 'Calling Sam Lee…' })).toBe(overlay());
+    await waitFor(() => expect(world.peers).toHaveLength(1));
+    act(() => world.lastPeer().events.onSignal(OFFER));
+    expect(world.client.callFrames).toEqual([]);
+    expect(within(overlay()).queryByText(CALL_MSG.notConnected)).toBeNull();
+
+    act(() => world.client.setState({ status: 'online' }));
+    expect(world.client.callFrames).toEqual([
+      expect.objectContaining({ type: 'call:offer', to: SAM.id, callType: 'audio', signal: OFFER }),
+    ]);
+    expect(screen.getByRole('dialog', { name: 'Calling Sam Lee…' })).toBe(overlay());
+  });
+
+  it('still connecting, then the attempt fails: says calls need a connection, nothing sent', async () => {
+    const world = callWorld();
+    world.client.setState({ status: 'connecting' });
+    await callSam(world);
+    await waitFor(() => expect(world.peers).toHaveLength(1));
+    act(() => world.lastPeer().events.onSignal(OFFER));
+    act(() => world.client.setState({ status: 'offline' }));
+    expect(within(overlay()).getByText(CALL_MSG.notConnected)).toBeTruthy();
+    expect(world.lastPeer().destroyed).toBe(true);
+    expect(world.media[0]!.tracks.every((t) => t.readyState === 'ended')).toBe(true);
+    act(() => world.client.setState({ status: 'online' }));
+    expect(world.client.callFrames).toEqual([]);
+  });
+
   it('an offer the server has not answered goes again, marked `retry`, until the server answers it', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {

@@ -53,7 +53,10 @@ export class CallController {
     };
     this.session = s;
     this.set({ ...IDLE, phase: 'outgoing', outgoing: true, callee: user, callType, callId: s.callId });
-    if (this.deps.connectionStatus() !== 'online') return this.finish(s, { error: CALL_MSG.notConnected });
+    // Only an offline device is told so at once. One still connecting (the app just opened, a reconnect
+    // under way) gets its media and peer ready meanwhile, and the offer goes out once it is online
+    // (connectionChanged).
+    if (this.deps.connectionStatus() === 'offline') return this.finish(s, { error: CALL_MSG.notConnected });
     // The server ends an unanswered call; should its call:end never come (a refused frame, a lost socket),
     // the caller stops waiting too.
     s.ringTimer = setTimeout(
@@ -156,7 +159,15 @@ export class CallController {
     if (!s || status === was) return;
     if (status !== 'online') {
       if (s.announced) s.needsResume = true;
+      // The attempt the held offer waited for failed: the caller is offline after all.
+      else if (s.heldOffer && status === 'offline') this.finish(s, { error: CALL_MSG.notConnected });
       return;
+    }
+    const held = s.heldOffer;
+    if (held) {
+      s.heldOffer = undefined;
+      if (this.deps.signals.sendCallFrame(held)) this.announce(s, held);
+      else this.finish(s, { error: CALL_MSG.notConnected });
     }
     if (s.needsResume) {
       s.needsResume = false;
@@ -278,15 +289,19 @@ export class CallController {
     const current = () => this.session === s;
     return {
       onSignal: (signal) => {
-        if (!current() || s.announced) return;
+        if (!current() || s.announced || s.heldOffer) return;
         const frame: CallClientFrame =
           s.role === 'caller'
             ? { type: 'call:offer', callId: s.callId, to: s.other.id, callType: s.callType, signal }
             : { type: 'call:answer', callId: s.callId, to: s.other.id, signal };
         if (frame.signal.type !== (s.role === 'caller' ? 'offer' : 'answer')) return;
-        if (!this.deps.signals.sendCallFrame(frame)) return this.finish(s, { error: CALL_MSG.notConnected });
-        s.announced = true;
-        if (frame.type === 'call:offer') this.armOfferRetry(s, { ...frame, retry: true });
+        if (this.deps.signals.sendCallFrame(frame)) return this.announce(s, frame);
+        // A caller whose connection is still being made waits for it with its offer (startCall).
+        if (frame.type === 'call:offer' && this.deps.connectionStatus() === 'connecting') {
+          s.heldOffer = frame;
+          return;
+        }
+        this.finish(s, { error: CALL_MSG.notConnected });
       },
       onStream: (remoteStream) => {
         if (current()) this.set({ remoteStream });
@@ -319,6 +334,12 @@ export class CallController {
    * the server answers (`call:placed`, or anything else about the call), the offer goes again every
    * REALTIME_TIMING.unansweredRetryMs, marked `retry`: answered again if the first arrived, placed if not.
    */
+  /** The server now knows of the call from this device; a caller's offer goes again until it answers. */
+  private announce(s: Session, frame: CallClientFrame): void {
+    s.announced = true;
+    if (frame.type === 'call:offer') this.armOfferRetry(s, { ...frame, retry: true });
+  }
+
   private armOfferRetry(s: Session, frame: CallOfferFrame): void {
     clearTimeout(s.offerRetryTimer);
     s.offerRetryTimer = setTimeout(() => {

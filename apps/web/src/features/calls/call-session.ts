@@ -1,4 +1,11 @@
-import type { CallClientFrame, CallType, Platform, SessionDescription, UserRef } from '@campus/protocol';
+import type {
+  CallClientFrame,
+  CallOfferFrame,
+  CallType,
+  Platform,
+  SessionDescription,
+  UserRef,
+} from '@campus/protocol';
 import type { CallSignalsApi, ConnectionStatus } from '@campus/sync';
 import type { GetUserMedia } from './media';
 import type { CallPeer, PeerFactory, PeerRtcConfig } from './peer';
@@ -31,6 +38,8 @@ export interface Session {
   announced: boolean;
   answered: boolean;
   needsResume: boolean;
+  /** A caller's offer made while its connection was still connecting: sent once it is online. */
+  heldOffer?: CallOfferFrame;
   iceTimer?: ReturnType<typeof setTimeout>;
   ringTimer?: ReturnType<typeof setTimeout>;
   /** The caller's offer goes again while the server has not answered it (CallController.armOfferRetry). */
