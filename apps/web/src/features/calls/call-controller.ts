@@ -328,18 +328,18 @@ export class CallController {
     };
   }
 
-  /**
-   * With several server nodes an offer can be lost with the node that coordinates calls, if it crashes
-   * before it takes it: the callee would never ring, and the caller would wait out the ring timeout. Until
-   * the server answers (`call:placed`, or anything else about the call), the offer goes again every
-   * REALTIME_TIMING.unansweredRetryMs, marked `retry`: answered again if the first arrived, placed if not.
-   */
   /** The server now knows of the call from this device; a caller's offer goes again until it answers. */
   private announce(s: Session, frame: CallClientFrame): void {
     s.announced = true;
     if (frame.type === 'call:offer') this.armOfferRetry(s, { ...frame, retry: true });
   }
 
+  /**
+   * With several server nodes an offer can be lost with the node that coordinates calls, if it crashes
+   * before it takes it: the callee would never ring, and the caller would wait out the ring timeout. Until
+   * the server answers (`call:placed`, or anything else about the call), the offer goes again every
+   * REALTIME_TIMING.unansweredRetryMs, marked `retry`: answered again if the first arrived, placed if not.
+   */
   private armOfferRetry(s: Session, frame: CallOfferFrame): void {
     clearTimeout(s.offerRetryTimer);
     s.offerRetryTimer = setTimeout(() => {
