@@ -110,6 +110,10 @@ afterAll(async () => {
 });
 
 it('prepares every declared statement on SQLite and on PostgreSQL', async () => {
+  // The server's projects share one module graph between the files a worker runs (vitest.config.ts,
+  // `isolate: false`): a file run earlier may have loaded these modules, declaring their statements before
+  // the mocks above could see them. Loaded anew, each declaration goes through the mocked `sql()`.
+  vi.resetModules();
   for (const file of ROOTS.flatMap((root) => sourceFiles(path.join(SRC, root)))) await import(file);
   // Statements built per call from a count, and text run outside `sql()`.
   const reports = await import('../src/modules/reports/repo');
