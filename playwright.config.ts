@@ -1,15 +1,9 @@
-import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumPath } from './e2e/chromium';
 import { TURN_SECRET, TURN_URL, turnServerPath } from './e2e/turn';
 
 const PORT = 8790;
 const DATA_DIR = 'test-results/e2e-data';
-
-/** Debian's Chromium here and in CI; on a laptop Playwright's own browser works too. */
-function chromiumPath(): string | undefined {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  return fs.existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
-}
 
 export default defineConfig({
   testDir: 'e2e',

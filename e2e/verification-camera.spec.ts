@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { chromiumPath } from './chromium';
 import { codeFromMailbox, freshEmail } from './support';
 import { CAMERA_STUDENT, FAKE_CAMERA_FILE } from './global-setup';
 
@@ -10,8 +10,7 @@ import { CAMERA_STUDENT, FAKE_CAMERA_FILE } from './global-setup';
 test.use({
   permissions: ['camera'],
   launchOptions: {
-    executablePath:
-      process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined),
+    executablePath: chromiumPath(),
     args: [
       '--no-sandbox',
       '--disable-dev-shm-usage',

