@@ -134,8 +134,11 @@ async function talkRun(browser: Browser, storageState: Awaited<ReturnType<Browse
 }
 
 const browser = await chromium.launch({
+  // Debian's full Chromium where it is installed, as a student's browser; else its headless shell, the one
+  // the end-to-end tests install (e2e/chromium.ts).
   executablePath:
-    process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined),
+    process.env.CHROMIUM_PATH ??
+    ['/usr/bin/chromium', '/usr/bin/chromium-headless-shell'].find((file) => fs.existsSync(file)),
   args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
 });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-first-load-'));
