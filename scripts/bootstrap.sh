@@ -27,11 +27,13 @@ if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null | cut -d
 fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 # The end-to-end tests drive Debian's Chromium headless shell (e2e/chromium.ts says why), or its full
-# Chromium where the shell cannot be installed.
+# Chromium where the shell cannot be installed. A machine that has the full Chromium already is not asked
+# for a sudo password just for the shell: it keeps using the full one.
 if [ "${1:-}" = "--with-browser" ] && [ -z "${CHROMIUM_PATH:-}" ]; then
   _ct_sudo=""
   [ "$(id -u)" = "0" ] || _ct_sudo="sudo"
-  if ! command -v chromium-headless-shell >/dev/null 2>&1; then
+  if ! command -v chromium-headless-shell >/dev/null 2>&1 &&
+    { ! command -v chromium >/dev/null 2>&1 || [ -z "$_ct_sudo" ] || sudo -n true 2>/dev/null; }; then
     echo "bootstrap: installing Chromium's headless shell from Debian" >&2
     { $_ct_sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $_ct_sudo apt-get install -y -qq chromium-headless-shell; } >&2 ||
       echo "bootstrap: chromium-headless-shell could not be installed; the full Chromium is used" >&2
