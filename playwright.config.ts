@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumPath } from './e2e/chromium';
+import { chromiumLaunch } from './e2e/chromium';
 import { TURN_SECRET, TURN_URL, turnServerPath } from './e2e/turn';
 
 const PORT = 8790;
@@ -32,16 +32,7 @@ export default defineConfig({
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: chromiumPath(),
-          args: [
-            '--no-sandbox',
-            '--disable-dev-shm-usage',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-          ],
-        },
+        launchOptions: chromiumLaunch(['--disable-background-networking', '--disable-component-update']),
       },
     },
   ],

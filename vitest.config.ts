@@ -145,10 +145,11 @@ const MAX_WORKERS = Math.max(4, os.availableParallelism() - 1);
  * process loads the server's modules once and runs file after file on them. Loading them anew for every
  * file (the server, Hono, Kysely, the protocol's schemas, through Vitest's module runner) was about a
  * third of those projects' CPU, and on the 2-core CI machine the suite is CPU-bound: the two took 636 s
- * (990 s of CPU) isolated and 475 s (702 s) shared (2026-11-28, README "Tests"). What a file may not do is leave state behind
- * for the next: every test here starts its own server (own port, DATA_DIR, database, Redis prefix) and
- * stops it, restores real timers, and sets no process.env; a file that mocks a module the server loads
- * (`vi.mock`) must load its subjects anew (`vi.resetModules()`, as portable-sql-statements does).
+ * (990 s of CPU) isolated and 475 s (702 s) shared (2026-11-28, README "Tests"). What a file may not do
+ * is leave state behind for the next: every test here starts its own server (own port, DATA_DIR,
+ * database, Redis prefix) and stops it, restores real timers, and sets no process.env; a file that mocks
+ * a module the server loads (`vi.mock`) must load its subjects anew (`vi.resetModules()`, as
+ * portable-sql-statements does).
  */
 const SHARED_MODULES = { isolate: false } as const;
 

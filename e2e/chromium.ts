@@ -14,3 +14,15 @@ export function chromiumPath(): string | undefined {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
   return ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => fs.existsSync(file));
 }
+
+/**
+ * Playwright's launch options for that browser: the flags every test needs in a container without a GPU,
+ * then `extraArgs`. A spec's own `launchOptions` replaces the project's whole, so each spec that needs
+ * fake devices builds its options here too rather than repeating the common flags.
+ */
+export function chromiumLaunch(extraArgs: readonly string[] = []) {
+  return {
+    executablePath: chromiumPath(),
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', ...extraArgs],
+  };
+}

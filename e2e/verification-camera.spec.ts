@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { chromiumPath } from './chromium';
+import { chromiumLaunch } from './chromium';
 import { codeFromMailbox, freshEmail } from './support';
 import { CAMERA_STUDENT, FAKE_CAMERA_FILE } from './global-setup';
 
@@ -9,17 +9,11 @@ import { CAMERA_STUDENT, FAKE_CAMERA_FILE } from './global-setup';
  */
 test.use({
   permissions: ['camera'],
-  launchOptions: {
-    executablePath: chromiumPath(),
-    args: [
-      '--no-sandbox',
-      '--disable-dev-shm-usage',
-      '--disable-gpu',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${FAKE_CAMERA_FILE}`,
-    ],
-  },
+  launchOptions: chromiumLaunch([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-video-capture=${FAKE_CAMERA_FILE}`,
+  ]),
 });
 
 test('a student takes a photo of the ID with the camera and submits it', async ({ page }) => {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { chromiumPath } from './chromium';
+import { chromiumLaunch } from './chromium';
 
 /**
  * What the end-to-end calls read of WebRTC: every RTCPeerConnection a page makes is remembered by an init
@@ -8,17 +8,11 @@ import { chromiumPath } from './chromium';
  */
 export const FAKE_MEDIA = {
   permissions: ['camera', 'microphone'],
-  launchOptions: {
-    executablePath: chromiumPath(),
-    args: [
-      '--no-sandbox',
-      '--disable-dev-shm-usage',
-      '--disable-gpu',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  },
+  launchOptions: chromiumLaunch([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    '--autoplay-policy=no-user-gesture-required',
+  ]),
 };
 
 declare global {

@@ -26,16 +26,25 @@ if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null | cut -d
   export PATH="$_ct_root/pnpm/bin:$PATH"
 fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+# Debian packages for --with-browser: one `apt-get update` however many are missing.
+_ct_sudo=""
+[ "$(id -u)" = "0" ] || _ct_sudo="sudo"
+_ct_updated=""
+_ct_apt_install() {
+  if [ -z "$_ct_updated" ]; then
+    $_ct_sudo apt-get update -qq >&2 || return 1
+    _ct_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive $_ct_sudo apt-get install -y -qq "$@" >&2
+}
 # The end-to-end tests drive Debian's Chromium headless shell (e2e/chromium.ts says why), or its full
 # Chromium where the shell cannot be installed. A machine that has the full Chromium already is not asked
 # for a sudo password just for the shell: it keeps using the full one.
 if [ "${1:-}" = "--with-browser" ] && [ -z "${CHROMIUM_PATH:-}" ]; then
-  _ct_sudo=""
-  [ "$(id -u)" = "0" ] || _ct_sudo="sudo"
   if ! command -v chromium-headless-shell >/dev/null 2>&1 &&
     { ! command -v chromium >/dev/null 2>&1 || [ -z "$_ct_sudo" ] || sudo -n true 2>/dev/null; }; then
     echo "bootstrap: installing Chromium's headless shell from Debian" >&2
-    { $_ct_sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $_ct_sudo apt-get install -y -qq chromium-headless-shell; } >&2 ||
+    _ct_apt_install chromium-headless-shell ||
       echo "bootstrap: chromium-headless-shell could not be installed; the full Chromium is used" >&2
   fi
   if command -v chromium-headless-shell >/dev/null 2>&1; then
@@ -43,7 +52,7 @@ if [ "${1:-}" = "--with-browser" ] && [ -z "${CHROMIUM_PATH:-}" ]; then
   else
     if ! command -v chromium >/dev/null 2>&1; then
       echo "bootstrap: installing Chromium from Debian" >&2
-      $_ct_sudo apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $_ct_sudo apt-get install -y -qq chromium >&2 || return 1
+      _ct_apt_install chromium || return 1
     fi
     CHROMIUM_PATH="$(command -v chromium)"
   fi
@@ -53,10 +62,8 @@ fi
 # skipped and says why.
 if [ "${1:-}" = "--with-browser" ] && ! command -v turnserver >/dev/null 2>&1; then
   echo "bootstrap: installing coturn from Debian" >&2
-  _ct_sudo=""
-  [ "$(id -u)" = "0" ] || _ct_sudo="sudo"
-  { $_ct_sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $_ct_sudo apt-get install -y -qq coturn; } >&2 ||
+  _ct_apt_install coturn ||
     echo "bootstrap: coturn could not be installed; the TURN call test will be skipped (and fails on CI)" >&2
 fi
-unset -f _ct_node_ok
-unset _ct_root _ct_node _ct_sudo
+unset -f _ct_node_ok _ct_apt_install
+unset _ct_root _ct_node _ct_sudo _ct_updated

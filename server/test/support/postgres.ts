@@ -54,9 +54,10 @@ export function databaseUrl(url: string, database: string): string {
 /**
  * This test file's own database (one name per worker process; the files a worker runs one after another
  * each create it with their first schema and drop it when done: postgres-cleanup.ts). Schemas of one
- * database are seen by every connection to it, and Kysely's migrator reads them all (its introspection calls has_schema_privilege and
- * pg_get_serial_sequence on each): a schema another file dropped in between failed that read with
- * `schema "ct_…" does not exist`. Files running side by side therefore never share a database.
+ * database are seen by every connection to it, and Kysely's migrator reads them all (its introspection
+ * calls has_schema_privilege and pg_get_serial_sequence on each): a schema another file dropped in
+ * between failed that read with `schema "ct_…" does not exist`. Files running side by side therefore
+ * never share a database.
  */
 export const TEST_DATABASE_URL = databaseUrl(POSTGRES_URL, `ct_${RUN.run}_f${hex(4)}`);
 const FILE_DATABASE = new URL(TEST_DATABASE_URL).pathname.slice(1);
