@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CHAT_MSG } from '@campus/protocol';
 import {
@@ -13,6 +13,18 @@ import {
   yesterdayNoon,
 } from './chat-kit';
 import { mockServer } from './helpers';
+
+// Noon today, moving on as real time does (only Date is faked; timers stay real): the day separators and the
+// 'Active 30 minutes ago' text need 'a few minutes ago' to be today, which it is not just after midnight
+// (the fresh-clone CI at 00:06 saw 'Active yesterday at 11:36 PM', as the spec says it should).
+beforeEach(() => {
+  const noon = new Date();
+  noon.setHours(12, 0, 0, 0);
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true, now: noon });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const log = () => screen.getByRole('log');
 const texts = () => Array.from(log().querySelectorAll('.message__text')).map((node) => node.textContent);
