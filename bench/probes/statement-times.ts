@@ -5,7 +5,8 @@
  * PROBE_UNTIL_SQL (default `INSERT INTO group_messages`: `pnpm bench`'s connect phase, before its first
  * message) or until the process exits. Written to `$PROBE_OUT/statements-<pid>.txt` (PROBE_OUT defaults to
  * the OS temp folder), dearest first: calls, total ms, µs a call, the text. It is how STAT4's recompiles
- * were found (bench/HISTORY.md, "This session's VM"): a statement far dearer than its plan says is compiled anew.
+ * were found (bench/HISTORY.md, "This session's VM"): a statement far dearer than its plan says is compiled
+ * anew.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
