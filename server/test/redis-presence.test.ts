@@ -197,6 +197,42 @@ describe('presence across two nodes sharing one Redis', () => {
     }
   });
 
+  it("a dead node's users are announced offline to their contacts, and back online if the node returns", async () => {
+    const [ivy, jo] = await contacts('Ivy', 'Jo');
+    const joA = await connect(nodeA, jo);
+    const nodeC = await startTestServer({
+      config: { redis, dataDir: nodeA.dataDir },
+      realtime: { ...realtime, presenceLeaseMs: leaseMs },
+    });
+    try {
+      const ivyC = await WsClient.connect(nodeC, ivy);
+      await joA.waitFor(aboutUser('user_online', ivy.id));
+      const before = await lastActiveAt(ivy.id);
+
+      // Node C stalls past its lease with no word to anyone (its Redis cut, as a crash would leave it):
+      // no connection of Ivy's says goodbye, yet her contact hears it once the lease runs out.
+      nodeC.redis!.client.disconnect();
+      nodeC.redis!.subscriber.disconnect();
+      // Any node's next script reaps it (the live nodes' own heartbeats are 20 s apart here: ask sooner).
+      await until(async () => !(await nodeB.deps.realtime.isOnlineAnywhere(ivy.id)), 'reap', 4 * leaseMs, 20);
+      const offline = await joA.waitFor(aboutUser('user_offline', ivy.id));
+      expect(offline.lastActiveAt).toEqual(expect.any(String));
+      expect(await lastActiveAt(ivy.id)).toBe(offline.lastActiveAt);
+      expect(offline.lastActiveAt).not.toBe(before);
+
+      // The node comes back with Ivy still connected there: Redis holds her again and Jo hears it.
+      const from = joA.frames.length;
+      await nodeC.redis!.client.connect();
+      await nodeC.redis!.subscriber.connect();
+      await joA.waitFor(aboutUser('user_online', ivy.id), from, 4 * leaseMs);
+      expect(await nodeA.deps.realtime.isOnlineAnywhere(ivy.id)).toBe(true);
+      ivyC.close();
+      await joA.waitFor(aboutUser('user_offline', ivy.id), from);
+    } finally {
+      await nodeC.stop();
+    }
+  });
+
   it('with Redis gone, a node answers presence from its own connections and every connection still works', async () => {
     const [kay, lee] = await contacts('Kay', 'Lee');
     // A node of its own deployment (prefix), so the others' counts are not its concern.

@@ -1,6 +1,7 @@
 import { encodeServerFrame, type ServerFrame } from '@campus/protocol';
 import type { Logger } from '../lib/logger';
 import type { Hub } from './hub';
+import type { PresenceChange } from './redis-presence';
 
 /** What presence needs of a connection. */
 export interface PresenceConnection {
@@ -15,8 +16,13 @@ export interface PresenceOptions {
   now: () => number;
   /** The user's last connection closed: store `lastActiveAt` before contacts hear it. */
   wentOffline(userId: string, lastActiveAt: string): Promise<void>;
+  /** Each user's contacts, read from the database (for users with no connection here to say). */
+  contactsOf(userIds: readonly string[]): Promise<ReadonlyMap<string, readonly string[]>>;
   log: Logger;
 }
+
+/** Users whose contacts one database read looks up, when a node's death takes many offline at once. */
+const UNANNOUNCED_CHUNK = 100;
 
 /**
  * Presence of the people a user talks with (never everyone's to everyone) and the throttled online count.
@@ -36,6 +42,7 @@ export class Presence {
   private lastCountAt = 0;
   private lastCount = -1;
   private readonly offCountChanged: (() => void) | undefined;
+  private readonly offUnannounced: (() => void) | undefined;
 
   constructor(
     private readonly hub: Hub,
@@ -43,6 +50,9 @@ export class Presence {
   ) {
     // Users coming and going on other nodes change the count this node's connections see.
     this.offCountChanged = hub.sharedPresence?.onCountChanged(() => this.scheduleCount());
+    this.offUnannounced = hub.sharedPresence?.onUnannounced((change) => {
+      this.tellUnannounced(change).catch(this.failed);
+    });
   }
 
   onlineContacts(conn: PresenceConnection): string[] {
@@ -157,6 +167,38 @@ export class Presence {
     return users;
   }
 
+  /**
+   * With REDIS_URL: users who went offline or came back without a connection of theirs announcing it (a
+   * node died, or Redis had lost this node's share). Their contacts are read from the database, a chunk of
+   * users a read, and each user is checked again just before: one who reconnected (or left) meanwhile was
+   * announced by that connection already.
+   */
+  private async tellUnannounced(change: PresenceChange): Promise<void> {
+    const shared = this.hub.sharedPresence;
+    if (!shared) return;
+    const lastActiveAt = new Date(this.options.now()).toISOString();
+    const batches: [readonly string[], boolean][] = [
+      [change.gone ?? [], false],
+      [change.back ?? [], true],
+    ];
+    for (const [userIds, online] of batches) {
+      for (let i = 0; i < userIds.length; i += UNANNOUNCED_CHUNK) {
+        const chunk = userIds.slice(i, i + UNANNOUNCED_CHUNK);
+        const contacts = await this.options.contactsOf(chunk);
+        for (const userId of chunk) {
+          if (this.hub.closed) return;
+          const now = await shared.onlineAmong([userId, ...(contacts.get(userId) ?? [])]);
+          if (now.includes(userId) !== online) continue;
+          const audience = new Set(now);
+          for (const watcher of this.watchers.get(userId) ?? []) audience.add(watcher.userId);
+          audience.delete(userId);
+          if (online) this.hub.sendToUsers(audience, { type: 'user_online', userId });
+          else this.announceOffline(userId, lastActiveAt, audience);
+        }
+      }
+    }
+  }
+
   /** A presence answer that threw (the Redis side never rejects; a send to a closing socket might). */
   private readonly failed = (err: unknown): void => {
     this.options.log.error({ err }, 'presence update failed');
@@ -188,5 +230,6 @@ export class Presence {
   close(): void {
     clearTimeout(this.countTimer);
     this.offCountChanged?.();
+    this.offUnannounced?.();
   }
 }

@@ -45,6 +45,12 @@ export interface Joined {
   count: number;
 }
 
+/** Users online or offline now whose contacts were not told by a connection (RedisPresence.onUnannounced). */
+export interface PresenceChange {
+  gone?: readonly string[];
+  back?: readonly string[];
+}
+
 export interface Left {
   /** The user's last connection in the whole deployment closed. */
   last: boolean;
@@ -53,29 +59,27 @@ export interface Left {
 
 // KEYS[1] nodes (zset), KEYS[2] users (hash), KEYS[3] this node's set; ARGV[1] the node sets' key prefix,
 // ARGV[2] this node's id. Redis 5+ replicates scripts by effects, so TIME before writes is allowed. Every
-// script but RETIRE reaps first and answers a list whose first item is how many users the reap took offline.
+// script but RETIRE reaps first and answers a list whose first item is the users the reap took offline.
 const PRELUDE = `
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
--- Takes a node's users out of the counts; returns how many are now online nowhere.
-local function withdraw(key)
-  local gone = 0
+-- Takes a node's users out of the counts; adds those now online nowhere to the list gone.
+local function withdraw(key, gone)
   for _, user in ipairs(redis.call('SMEMBERS', key)) do
     if redis.call('HINCRBY', KEYS[2], user, -1) <= 0 then
       redis.call('HDEL', KEYS[2], user)
-      gone = gone + 1
+      gone[#gone + 1] = user
     end
   end
   redis.call('DEL', key)
-  return gone
 end
 -- Nodes whose lease ran out: a crash or a lost connection, with no cleanup of their own.
 local function reap()
-  local gone = 0
+  local gone = {}
   for _, node in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now_ms())) do
-    gone = gone + withdraw(ARGV[1] .. node)
+    withdraw(ARGV[1] .. node, gone)
     redis.call('ZREM', KEYS[1], node)
   end
   return gone
@@ -133,22 +137,30 @@ keep()
 return {gone, 1}
 `;
 
-/** Replaces this node's share by ARGV[4..] (its users now) and renews its lease (ARGV[3]). */
+/**
+ * Replaces this node's share by ARGV[4..] (its users now) and renews its lease (ARGV[3]). Answers, after the
+ * reap, those of its users who were online nowhere before (a reap took them while this node stalled, or
+ * their join failed while Redis was down): their contacts have not heard they are here.
+ */
 const SYNC = `${PRELUDE}
 local gone = reap()
-withdraw(KEYS[3])
+local revived = {}
+for i = 4, #ARGV do
+  if redis.call('HEXISTS', KEYS[2], ARGV[i]) == 0 then revived[#revived + 1] = ARGV[i] end
+end
+withdraw(KEYS[3], {})
 for i = 4, #ARGV do
   redis.call('SADD', KEYS[3], ARGV[i])
   redis.call('HINCRBY', KEYS[2], ARGV[i], 1)
 end
 redis.call('ZADD', KEYS[1], now_ms() + tonumber(ARGV[3]), ARGV[2])
 keep()
-return {gone}
+return {gone, revived}
 `;
 
 /** A clean stop: this node's users leave the counts at once. */
 const RETIRE = `${PRELUDE}
-withdraw(KEYS[3])
+withdraw(KEYS[3], {})
 redis.call('ZREM', KEYS[1], ARGV[2])
 return 1
 `;
@@ -181,6 +193,7 @@ export class RedisPresence {
   private readonly nodePrefix: string;
   private readonly timer: NodeJS.Timeout;
   private readonly countListeners = new Set<() => void>();
+  private readonly unannouncedListeners = new Set<(change: PresenceChange) => void>();
   /** Redis may not hold this node's share as it is: write it in full on the next heartbeat. */
   private dirty = true;
   private beating = false;
@@ -209,6 +222,19 @@ export class RedisPresence {
     this.countListeners.add(listener);
     return () => {
       this.countListeners.delete(listener);
+    };
+  }
+
+  /**
+   * Users whose presence changed without a connection of theirs saying so: `gone`, online nowhere since a
+   * node died (its lease ran out; exactly one node's reap reports each), and `back`, this node's own users
+   * written again after Redis had lost them (a stall past the lease, a join while Redis was down). The
+   * listener tells their contacts, who heard nothing from the connections themselves.
+   */
+  onUnannounced(listener: (change: PresenceChange) => void): () => void {
+    this.unannouncedListeners.add(listener);
+    return () => {
+      this.unannouncedListeners.delete(listener);
     };
   }
 
@@ -266,6 +292,7 @@ export class RedisPresence {
     this.closed = true;
     clearInterval(this.timer);
     this.countListeners.clear();
+    this.unannouncedListeners.clear();
     // Plain EVAL: the link's QUIT comes next, and no NOSCRIPT retry could follow it.
     const [nodes, users, own] = this.keys;
     this.link.client
@@ -289,7 +316,10 @@ export class RedisPresence {
   private async sync(): Promise<void> {
     this.dirty = false;
     const reply = await this.run(SCRIPTS.sync, [String(this.options.leaseMs), ...this.local.onlineUsers()]);
-    if (reply !== undefined) this.countChanged();
+    if (reply === undefined) return;
+    this.countChanged();
+    const back = reply[0];
+    if (Array.isArray(back) && back.length) this.unannounced({ back: back as string[] });
   }
 
   /** Redis had forgotten this node (reaped): this node's answer now, and its share written again at once. */
@@ -303,6 +333,16 @@ export class RedisPresence {
   private countChanged(): void {
     this.link.publish('presence', COUNT_CHANGED);
     this.notifyCount();
+  }
+
+  private unannounced(change: PresenceChange): void {
+    for (const listener of this.unannouncedListeners) {
+      try {
+        listener(change);
+      } catch (err) {
+        this.options.log.error({ err }, 'presence listener failed');
+      }
+    }
   }
 
   private notifyCount(): void {
@@ -348,7 +388,10 @@ export class RedisPresence {
       }
       if (!Array.isArray(reply)) throw new Error('unexpected reply from a Redis presence script');
       const [gone, ...rest] = reply as unknown[];
-      if (gone) this.countChanged();
+      if (Array.isArray(gone) && gone.length) {
+        this.countChanged();
+        this.unannounced({ gone: gone as string[] });
+      }
       return rest;
     } catch (err) {
       call.catch(() => undefined);

@@ -147,6 +147,11 @@ export interface SessionHooks {
     contacts: readonly string[];
     separated?: readonly string[];
   }>;
+  /**
+   * The people whose presence each user may see, as `open` reads them (one read for all): their contacts
+   * hear of users a dead node took offline, with no connection of theirs to say it.
+   */
+  contactsOf(userIds: readonly string[]): Promise<ReadonlyMap<string, readonly string[]>>;
   /** The people a change makes contacts of `userId` (a first message, a shared group); called per change. */
   contactsMadeBy(userId: string, change: Change): readonly string[];
   /** A device starting over (cursor 0, older than the log keeps, or from another database). */

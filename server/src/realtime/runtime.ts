@@ -39,6 +39,7 @@ export function createRuntime(deps: AppDeps, engine: RealtimeEngine, features: F
       everyMs: options.onlineCountEveryMs,
       now: deps.now,
       wentOffline: (userId, at) => features.session.wentOffline(userId, at),
+      contactsOf: (userIds) => features.session.contactsOf(userIds),
       log: deps.log,
     }),
     rates: new TokenBuckets(options.ratePerSecond, options.rateBurst, Date.now),

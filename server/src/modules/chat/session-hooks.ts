@@ -82,6 +82,12 @@ export function chatSessionHooks(deps: AppDeps): SessionHooks {
 
   return {
     open: (userId) => read((tx) => sessionState(tx, userId)),
+    contactsOf: (userIds) =>
+      read(async (tx) => {
+        const contacts = new Map<string, readonly string[]>();
+        for (const userId of userIds) contacts.set(userId, (await sessionState(tx, userId)).contacts);
+        return contacts;
+      }),
     contactsMadeBy,
     snapshot: (userId) => buildSnapshot(deps, userId),
     caughtUp(session, seq) {
