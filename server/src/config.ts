@@ -120,6 +120,12 @@ export interface RedisConfig {
    * once); also done on every reconnect to Redis. No variable: tests lengthen it.
    */
   gapCheckMs: number;
+  /**
+   * How often a node checks that the sessions of its sockets still exist, closing those revoked while it
+   * missed the revocation's message (Redis down or reconnecting); also done on every reconnect to Redis.
+   * No variable: tests shorten it.
+   */
+  revocationCheckMs: number;
 }
 
 /** STORAGE=s3: an S3 bucket, or an S3-compatible store's at S3_ENDPOINT (path-style addressing there). */
@@ -220,7 +226,7 @@ function parseRedis(url: string | undefined, prefix: string | undefined): RedisC
   const channelPrefix = prefix || 'campus-talk';
   if (!/^[A-Za-z0-9._:-]{1,64}$/.test(channelPrefix))
     throw new Error(`REDIS_PREFIX must be 1 to 64 letters, digits, dots, colons, dashes or underscores`);
-  return { url, prefix: channelPrefix, gapCheckMs: 1000 };
+  return { url, prefix: channelPrefix, gapCheckMs: 1000, revocationCheckMs: 30_000 };
 }
 
 function parseStorage(env: NodeJS.ProcessEnv): StorageConfig {

@@ -133,6 +133,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
   late.transactor = engine.transactor;
   const onRevokeError = (err: unknown) => log.error({ err }, 'closing a revoked socket failed');
+  const liveSockets =
+    redis && config.redis
+      ? redisLiveSockets(redis, {
+          existing: async (ids) =>
+            new Set(
+              (await db.selectFrom('sessions').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+            ),
+          checkEveryMs: config.redis.revocationCheckMs,
+          onError: onRevokeError,
+          onCheckError: (err) => log.error({ err }, 'checking live sockets for revoked sessions failed'),
+        })
+      : createLiveSockets(onRevokeError);
   const deps: AppDeps = {
     config,
     db,
@@ -141,7 +153,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     transactor: engine.transactor,
     realtime: engine.hub,
     redis,
-    liveSockets: redis ? redisLiveSockets(redis, onRevokeError) : createLiveSockets(onRevokeError),
+    liveSockets,
     storage: await openStorage(config, now),
     push: createPushService({
       vapid: loadOrCreateVapidKeys(config.dataDir),
@@ -253,6 +265,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         // Group notes whose last socket just closed finish storing and compacting before the database closes.
         await notesWritesSettled();
         clock?.close();
+        if ('close' in liveSockets) liveSockets.close();
         await redis?.close();
         mailer.close();
         await deps.ocr.close();

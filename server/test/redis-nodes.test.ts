@@ -104,6 +104,27 @@ describe('two nodes sharing one database and one Redis', () => {
     expect(otherOnB.closeCode).toBeUndefined();
   });
 
+  it('a node that missed the revocation\'s message still closes the session\'s socket, within its check', async () => {
+    const una = await createUser(nodeA, 'Una');
+    const other = await createSession(nodeA.deps.db, una.id, Date.now());
+    // A node that checks its sockets' sessions every 300 ms, and hears nothing on the revoke channel (its
+    // subscriber was reconnecting, or the publisher could not reach Redis: pub/sub is at most once).
+    const nodeC = await startTestServer({
+      config: { redis: { ...redis, revocationCheckMs: 300 }, dataDir: nodeA.dataDir },
+    });
+    try {
+      await nodeC.redis!.subscriber.unsubscribe(`${redis.prefix}:revoke`);
+      const onC = await connect(nodeC, una);
+      const otherOnC = await connect(nodeC, { ...una, token: other.token });
+      expect((await nodeA.post('/api/auth/logout', {}, una.token)).status).toBe(200);
+      expect(await onC.waitClose(3000)).toBe(CLOSE_CODES.unauthorized);
+      await WsClient.settle();
+      expect(otherOnC.closeCode).toBeUndefined();
+    } finally {
+      await nodeC.stop();
+    }
+  });
+
   it('a client on node B whose cursor came live from node A pulls from it (no reset)', async () => {
     const jo = await createUser(nodeA, 'Jo');
     const kim = await createUser(nodeA, 'Kim');

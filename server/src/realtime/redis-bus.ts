@@ -374,14 +374,51 @@ export class RedisEphemeralBus implements EphemeralBus {
   }
 }
 
-/** Revokes this node's sockets at once and tells the other nodes to revoke theirs. */
-export function redisLiveSockets(link: RedisLink, onError: (err: unknown) => void): LiveSockets {
-  const local = createLiveSockets(onError);
+/** Sessions whose existence one query checks. */
+const REVOCATION_CHECK_CHUNK = 500;
+
+/**
+ * Revokes this node's sockets at once and tells the other nodes to revoke theirs. Pub/sub is at most once:
+ * a node whose subscriber was reconnecting, or a publisher that could not reach Redis, misses the message.
+ * So each node also asks the database which of its sockets' sessions still exist (a revocation always
+ * deletes the session) every `checkEveryMs` and on every reconnect to Redis, and revokes the rest: a logout,
+ * reset or suspension whose message was lost closes the sockets within that time.
+ */
+export function redisLiveSockets(
+  link: RedisLink,
+  options: {
+    /** Which of `sessionIds` are still stored. */
+    existing(sessionIds: readonly string[]): Promise<ReadonlySet<string>>;
+    checkEveryMs: number;
+    /** Closing a revoked socket threw. */
+    onError(err: unknown): void;
+    /** The check could not read the database (it runs again on the next tick). */
+    onCheckError(err: unknown): void;
+  },
+): LiveSockets & { close(): void } {
+  const local = createLiveSockets(options.onError);
   link.listen('revoke', (body) => {
     const id = body.slice(2);
     if (body.startsWith('s:')) local.revokeSession(id);
     else if (body.startsWith('u:')) local.revokeUser(id);
   });
+  let checking: Promise<void> | undefined;
+  const check = async () => {
+    const ids = local.sessionIds();
+    for (let i = 0; i < ids.length; i += REVOCATION_CHECK_CHUNK) {
+      const chunk = ids.slice(i, i + REVOCATION_CHECK_CHUNK);
+      const existing = await options.existing(chunk);
+      for (const id of chunk) if (!existing.has(id)) local.revokeSession(id);
+    }
+  };
+  const checkNow = () => {
+    checking ??= check()
+      .catch(options.onCheckError)
+      .finally(() => (checking = undefined));
+  };
+  const timer = setInterval(checkNow, options.checkEveryMs);
+  timer.unref();
+  link.onReconnect(checkNow);
   return {
     track: (sessionId, socket) => local.track(sessionId, socket),
     revokeSession(sessionId) {
@@ -392,5 +429,6 @@ export function redisLiveSockets(link: RedisLink, onError: (err: unknown) => voi
       local.revokeUser(userId);
       link.publish('revoke', `u:${userId}`);
     },
+    close: () => clearInterval(timer),
   };
 }

@@ -29,6 +29,12 @@ export interface LiveSockets {
   revokeUser(userId: string): void;
 }
 
+/** This node's own registry: the Redis-backed one (realtime/redis-bus.ts) also asks which sessions it holds. */
+export interface LocalLiveSockets extends LiveSockets {
+  /** The sessions with a live socket here. */
+  sessionIds(): string[];
+}
+
 interface Tracked {
   socket: RevocableSocket;
   sessionId: string;
@@ -49,7 +55,7 @@ function removeFrom(index: Map<string, Set<Tracked>>, key: string | undefined, i
 }
 
 /** The in-process registry: one server process sees all of its own sockets. */
-export function createLiveSockets(onError: (err: unknown) => void): LiveSockets {
+export function createLiveSockets(onError: (err: unknown) => void): LocalLiveSockets {
   const bySession = new Map<string, Set<Tracked>>();
   const byUser = new Map<string, Set<Tracked>>();
 
@@ -89,5 +95,6 @@ export function createLiveSockets(onError: (err: unknown) => void): LiveSockets 
     },
     revokeSession: (sessionId) => revokeAll(bySession.get(sessionId)),
     revokeUser: (userId) => revokeAll(byUser.get(userId)),
+    sessionIds: () => [...bySession.keys()],
   };
 }
