@@ -87,4 +87,32 @@ describe('the coordinator lease', () => {
     expect(a.lease.held).toBe(false);
     expect(events).toEqual(['a acquired', 'a lost', 'b acquired']);
   });
+
+  it('a holder whose renewal never answers (a silently dead link) hears it lost at its deadline, then retries', async () => {
+    const key = `ct-test-${randomUUID()}:lease`;
+    const events: string[] = [];
+    const a = node(key, events, 'a');
+    await a.client.connect();
+    a.lease.start();
+    await until(() => a.lease.held, 'A to hold the lease', 3000);
+
+    // Every renewal from now on hangs: no error, no answer (a half-open TCP connection).
+    const answering = a.client.eval.bind(a.client);
+    let hung = 0;
+    a.client.eval = (() => {
+      hung++;
+      return new Promise<never>(() => undefined);
+    }) as unknown as typeof a.client.eval;
+    const cut = performance.now();
+    await until(() => events.includes('a lost'), 'A to hear the lease lost', 3000);
+    // At its deadline (measured from the last renewal sent before the cut), not when some answer comes.
+    expect(performance.now() - cut).toBeLessThanOrEqual(timings.ttlMs);
+    expect(a.lease.held).toBe(false);
+
+    // The hung renewal is given up after the key's life, so the link coming back is used again.
+    a.client.eval = answering;
+    await until(() => a.lease.held, 'A to hold the lease again', 3000);
+    expect(hung).toBeGreaterThan(0);
+    expect(events).toEqual(['a acquired', 'a lost', 'a acquired']);
+  });
 });

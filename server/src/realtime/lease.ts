@@ -105,6 +105,8 @@ export class Lease {
   private holder: string | undefined;
   private wasHeld = false;
   private timer: NodeJS.Timeout | undefined;
+  /** Fires at the holder's deadline: `lost` is heard then, even while a renewal hangs on a dead link. */
+  private expiry: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
   private stopped = false;
 
@@ -172,6 +174,7 @@ export class Lease {
     const held = this.held;
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.expiry);
     await this.inFlight;
     if (!held) return false;
     try {
@@ -187,9 +190,10 @@ export class Lease {
     if (this.stopped) return;
     const sentAt = performance.now();
     const deadline = sentAt + this.timings.ttlMs - this.timings.marginMs;
+    let late: NodeJS.Timeout | undefined;
     try {
       const { keys, ttlMs } = this.state;
-      const answer = await this.client.eval(
+      const renewal = this.client.eval(
         TAKE_OR_RENEW,
         1 + keys.length,
         this.key,
@@ -198,6 +202,13 @@ export class Lease {
         this.timings.ttlMs,
         ttlMs,
       );
+      // A link that died without a word (no RST, no timeout of its own) would hold the renewal, and with
+      // it every later tick, for good: given up once the key would have expired anyway.
+      const gaveUp = new Promise<never>((_, reject) => {
+        late = setTimeout(() => reject(new Error('lease renewal got no answer')), this.timings.ttlMs);
+      });
+      renewal.catch(() => undefined);
+      const answer = await Promise.race([renewal, gaveUp]);
       this.holder = typeof answer === 'string' ? answer : undefined;
       if (this.holder === this.nodeId) this.heldUntil = Math.max(this.heldUntil, deadline);
       // Someone else holds it: whatever this node believed, it stops now.
@@ -205,7 +216,18 @@ export class Lease {
     } catch (err) {
       // Redis is away: the lease runs out at its deadline, never extended blindly.
       this.log.warn({ err, key: this.key }, 'lease renewal failed');
+    } finally {
+      clearTimeout(late);
     }
+    this.settle();
+    if (!this.held) return;
+    clearTimeout(this.expiry);
+    this.expiry = setTimeout(() => this.settle(), Math.max(0, this.heldUntil - performance.now()) + 1);
+    this.expiry.unref();
+  }
+
+  /** Tells the hooks when holding changed since they last heard. */
+  private settle(): void {
     if (this.stopped) return;
     const held = this.held;
     if (held === this.wasHeld) return;
