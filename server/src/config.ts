@@ -126,6 +126,12 @@ export interface RedisConfig {
    * No variable: tests shorten it.
    */
   revocationCheckMs: number;
+  /**
+   * How often the node coordinating calls or random talk asks the others which of their connections it
+   * holds are still open (a dead node's students must not stay waiting or in a call). No variable: tests
+   * shorten it.
+   */
+  rollCallMs: number;
 }
 
 /** STORAGE=s3: an S3 bucket, or an S3-compatible store's at S3_ENDPOINT (path-style addressing there). */
@@ -226,7 +232,7 @@ function parseRedis(url: string | undefined, prefix: string | undefined): RedisC
   const channelPrefix = prefix || 'campus-talk';
   if (!/^[A-Za-z0-9._:-]{1,64}$/.test(channelPrefix))
     throw new Error(`REDIS_PREFIX must be 1 to 64 letters, digits, dots, colons, dashes or underscores`);
-  return { url, prefix: channelPrefix, gapCheckMs: 1000, revocationCheckMs: 30_000 };
+  return { url, prefix: channelPrefix, gapCheckMs: 1000, revocationCheckMs: 30_000, rollCallMs: 10_000 };
 }
 
 function parseStorage(env: NodeJS.ProcessEnv): StorageConfig {

@@ -88,7 +88,9 @@ export async function rollCalls(prefix: string) {
   sub.on('message', (channel: string, message: string) => {
     const cut = message.indexOf('\n');
     const node = message.slice(0, cut);
-    if (!message.slice(cut + 1).startsWith('{"k":"roll"')) return;
+    // A takeover's roll call, not a coordinator's periodic check of the connections it holds.
+    const body = JSON.parse(message.slice(cut + 1)) as { k?: string; check?: boolean };
+    if (body.k !== 'roll' || body.check) return;
     rolled.set(node, (rolled.get(node) ?? new Set()).add(channel));
   });
   await sub.subscribe(`${prefix}:calls`, `${prefix}:random`);

@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisConfig } from '../src/config';
 import { answer, befriend, endOf, frameOf, hangUp, logsOf, offer, sdp } from './calls-helpers';
 import { endOf as roomEndOf, isMatch, matched, queue, setProfile } from './random-helpers';
-import { rollCalls, seenOnline } from './handover-helpers';
+import { ending, placeCall, rollCalls, seenOnline } from './handover-helpers';
+import { until } from './support/until';
 import { requireRedis, testRedisConfig } from './support/redis';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type TestUser } from './support/ws-client';
@@ -18,7 +19,7 @@ let nodeB: TestServer;
 let open: WsClient[] = [];
 
 /** A node of a deployment: short ring and grace, no engine bucket in the way. */
-function startNode(redis: RedisConfig, dataDir?: string) {
+function startNode(redis: RedisConfig, dataDir?: string, presenceLeaseMs?: number) {
   return startTestServer({
     config: {
       redis,
@@ -28,7 +29,7 @@ function startNode(redis: RedisConfig, dataDir?: string) {
       randomCountFloor: 1,
       ...(dataDir ? { dataDir } : {}),
     },
-    realtime: { ratePerSecond: 1000, rateBurst: 1000 },
+    realtime: { ratePerSecond: 1000, rateBurst: 1000, ...(presenceLeaseMs ? { presenceLeaseMs } : {}) },
   });
 }
 
@@ -322,5 +323,88 @@ describe('when the coordinating node stops', () => {
     expect(waiting.frames.some((f) => f.type === 'random-refused')).toBe(false);
     const holder = await nodeD.redis!.client.get(`${redis.prefix}:lease:random`);
     expect([nodeD.redis!.nodeId, nodeE.redis!.nodeId]).toContain(holder);
+  });
+});
+
+describe('when a node dies', () => {
+  // The coordinator checks the other nodes' connections it holds twice a second; the node that dies has a
+  // presence lease of its own short enough to run out within the test.
+  const redis = testRedisConfig({ rollCallMs: 500 });
+  const leaseMs = 1500;
+  let leader: TestServer;
+  let doomed: TestServer;
+  beforeAll(async () => {
+    // The first node takes both leases as it starts; the other forwards to it.
+    leader = await startNode(redis);
+    doomed = await startNode(redis, leader.dataDir, leaseMs);
+    expect(await leader.redis!.client.get(`${redis.prefix}:lease:random`)).toBe(leader.redis!.nodeId);
+  });
+  afterAll(async () => {
+    // stop(), not close(): the folder is the leader's.
+    await doomed?.stop();
+    await leader?.close();
+  });
+
+  it("a live node that misses a roll call keeps its students' call (its presence lease still runs)", async () => {
+    const [fay, gus] = [await createUser(leader, 'Fay'), await createUser(leader, 'Gus')];
+    await befriend(leader, fay, gus);
+    const fayD = await connect(doomed, fay);
+    const gusD = await connect(doomed, gus);
+    const id = await placeCall(leader, [fayD, gusD], [fay, gus]);
+
+    // The node hears nothing on the calls channel for longer than a check waits for answers (two lease
+    // renewals): its answers to the coordinator's checks are never sent.
+    const channel = `${redis.prefix}:calls`;
+    await doomed.redis!.subscriber.unsubscribe(channel);
+    await WsClient.settle(3000);
+    await doomed.redis!.subscriber.subscribe(channel);
+    await WsClient.settle(300);
+    // Not ended: no log of it reached either side (changes still flow on their own channel).
+    expect(fayD.frames.some((f) => f.type === 'call_logged')).toBe(false);
+    hangUp(fayD, id, gus);
+    await gusD.waitFor(ending(id, 'ended'));
+  });
+
+  it("its students' waits and calls end on the coordinator: nobody is matched with a ghost or kept busy", async () => {
+    const [ann, bob] = [await createUser(leader, 'Ann'), await createUser(leader, 'Bob')];
+    await befriend(leader, ann, bob);
+    const annD = await connect(doomed, ann);
+    const bobD = await connect(doomed, bob);
+    await placeCall(leader, [annD, bobD], [ann, bob]);
+    const cy = await student(doomed, 'Cy');
+    queue(cy, 'chat');
+    await queued(cy);
+    const asker = await createUser(leader, 'Val');
+    await setProfile(leader, asker.id, {});
+    const counts = async () => {
+      const res = await leader.get('/api/random/counts', asker.token);
+      if (res.status !== 200) throw new Error(`counts: ${res.status} ${JSON.stringify(res.body)}`);
+      return (res.body as { waiting: { chat: number } }).waiting.chat;
+    };
+    expect(await counts()).toBe(1);
+
+    // The node dies without a word: no close of its connections reaches the coordinator.
+    doomed.redis!.client.disconnect();
+    doomed.redis!.subscriber.disconnect();
+    // Asked four times a second (the counts are rate-limited per student).
+    await until(async () => (await counts()) === 0, "the dead node's wait to go", 5 * leaseMs, 250);
+
+    // A student queueing now waits for someone real.
+    const dee = await student(leader, 'Dee');
+    queue(dee, 'chat');
+    await queued(dee);
+    await WsClient.settle(300);
+    expect(dee.frames.some(isMatch)).toBe(false);
+
+    // Ann comes back on the live node: her call on the dead one ended there (after its grace), so she may
+    // call again rather than be told she is already in a call.
+    const annL = await connect(leader, ann);
+    const eve = await createUser(leader, 'Eve');
+    await befriend(leader, ann, eve);
+    const eveL = await connect(leader, eve);
+    // Ended for the coordinator after the grace of a dropped side, and logged as such.
+    await annL.waitFor((f) => f.type === 'call_logged', 0, 5 * leaseMs);
+    const id = await placeCall(leader, [annL, eveL], [ann, eve], false);
+    expect(annL.frames.some((f) => f.type === 'call:end' && f.callId === id)).toBe(false);
   });
 });

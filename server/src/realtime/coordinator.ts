@@ -5,9 +5,10 @@ import type { Logger } from '../lib/logger';
 import { Term, type Handover, type SessionRef } from './handover';
 import { Lease, LEASE_TIMINGS, type LeaseTimings } from './lease';
 import type { RedisLink } from './redis-bus';
+import { nodeAlive } from './redis-presence';
 import type { FrameHandlers, Session, SessionFrame } from './registry';
 import { RemoteSession } from './remote-session';
-import { RecentFrames } from './roll-call';
+import { RecentFrames, RollCall } from './roll-call';
 
 /**
  * What a feature with cross-user live state (random talk's queues and rooms, the calls) hands its
@@ -50,12 +51,17 @@ export interface CoordinatorCluster {
   prefix: string;
   log: Logger;
   lease?: LeaseTimings;
+  /** How often the coordinator asks the other nodes which of their connections it holds are still open. */
+  rollCallMs: number;
 }
 
 /** The deployment's Redis when REDIS_URL is set: nothing to coordinate on a single node. */
 export function clusterOf(deps: Pick<AppDeps, 'redis' | 'config' | 'log'>): CoordinatorCluster | undefined {
   const { redis, config, log } = deps;
-  return redis && config.redis && { link: redis, prefix: config.redis.prefix, log };
+  return (
+    redis &&
+    config.redis && { link: redis, prefix: config.redis.prefix, log, rollCallMs: config.redis.rollCallMs }
+  );
 }
 
 /**
@@ -84,8 +90,14 @@ const messageSchema = z.discriminatedUnion('k', [
   }),
   // The coordinator let go of its lease (it is stopping): the others try to take it now.
   z.object({ k: z.literal('released') }),
-  // A new coordinator loaded the state: which of these connections (by node) are still open?
-  z.object({ k: z.literal('roll'), node: nodeId, conns: z.record(nodeId, connIds) }),
+  // A new coordinator loaded the state, or the coordinator checks (`check`) the other nodes' connections it
+  // holds: which of these (by node) are still open? After a takeover, the nodes also replay recent frames.
+  z.object({
+    k: z.literal('roll'),
+    node: nodeId,
+    conns: z.record(nodeId, connIds),
+    check: z.boolean().optional(),
+  }),
   // A node's answer to the roll call of `to`: its connections among those asked that are open.
   z.object({ k: z.literal('here'), to: nodeId, node: nodeId, conns: connIds }),
 ]);
@@ -128,6 +140,9 @@ export class Coordinator<F extends SessionFrame> {
   /** Stopping: the lease is still this node's for a moment, but it acts no more. */
   private handingOver = false;
   private readonly recent: RecentFrames<F>;
+  /** The roll call waiting for answers (the takeover's, or a check's), if any. */
+  private roll: RollCall | undefined;
+  private readonly checkTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly channel: 'calls' | 'random',
@@ -167,6 +182,8 @@ export class Coordinator<F extends SessionFrame> {
     this.frames = routed as unknown as FrameHandlers<F>;
     link.listen(channel, (body) => this.receive(body));
     this.lease.start();
+    this.checkTimer = setInterval(() => this.check(), cluster.rollCallMs);
+    this.checkTimer.unref();
   }
 
   /** This node runs the feature now. */
@@ -203,6 +220,7 @@ export class Coordinator<F extends SessionFrame> {
    */
   async close(): Promise<void> {
     if (!this.lease) return;
+    clearInterval(this.checkTimer);
     if (this.lease.held) {
       this.handingOver = true;
       const term = this.term;
@@ -244,6 +262,8 @@ export class Coordinator<F extends SessionFrame> {
   private stepDown(): void {
     this.term?.writes.end();
     this.term?.roll.end();
+    this.roll?.end();
+    this.roll = undefined;
     this.term = undefined;
     this.loading = undefined;
     this.core.stepDown();
@@ -327,11 +347,38 @@ export class Coordinator<F extends SessionFrame> {
    * (roll-call.ts); every node also sends again what it forwarded lately.
    */
   private rollCall(term: Term): void {
+    this.roll = term.roll;
     const conns = term.roll.call();
     this.publish({ k: 'roll', node: this.cluster!.link.nodeId, conns });
     this.replay();
     term.roll.expireAfter(2 * this.timings.renewEveryMs, (node, conn) => {
       if (this.term === term) this.gone(node, conn);
+    });
+  }
+
+  /**
+   * Every `rollCallMs` while coordinating: a roll call about the other nodes' connections this node holds.
+   * A node that died (a crash, its Redis link gone) never reports its connections closed, and a `closed`
+   * message is lost when Redis blinks: without this, a dead student's wait would be matched and their
+   * call would keep both sides busy for as long as this node coordinates.
+   */
+  private check(): void {
+    const term = this.term;
+    if (!term || !this.coordinating || this.loading || this.roll?.pending || !this.remotes.size) return;
+    const roll = new RollCall();
+    for (const key of this.remotes.keys()) {
+      const cut = key.indexOf('\n');
+      roll.name(key.slice(0, cut), key.slice(cut + 1));
+    }
+    this.roll = roll;
+    this.publish({ k: 'roll', node: this.cluster!.link.nodeId, conns: roll.call(), check: true });
+    // A node that answered left out what closed (gone at once, in `here`). One that did not answer is dead
+    // only if its presence lease ran out too: a lost answer must not end the calls of a healthy node.
+    roll.silentAfter(2 * this.timings.renewEveryMs, (node, conns) => {
+      void nodeAlive(this.cluster!.link.client, this.cluster!.prefix, node).then((alive) => {
+        if (alive || this.term !== term) return;
+        for (const conn of conns) this.gone(node, conn);
+      });
     });
   }
 
@@ -419,12 +466,13 @@ export class Coordinator<F extends SessionFrame> {
         const asked = message.conns[link.nodeId] ?? [];
         const open = asked.filter((conn) => this.locals.get(conn)?.closed === false);
         if (asked.length) this.publish({ k: 'here', to: message.node, node: link.nodeId, conns: open });
-        this.replay();
+        // A new coordinator may have lost what the old one died with; a check's coordinator has it all.
+        if (!message.check) this.replay();
         return;
       }
       case 'here':
         if (message.to === link.nodeId && this.coordinating)
-          this.term?.roll.answered(message.node, message.conns, (node, conn) => this.gone(node, conn));
+          this.roll?.answered(message.node, message.conns, (node, conn) => this.gone(node, conn));
         return;
     }
   }

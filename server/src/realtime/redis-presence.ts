@@ -171,6 +171,30 @@ local gone = reap()
 return {gone, redis.call('HLEN', KEYS[2]), online_among(3)}
 `;
 
+/** KEYS[1] the nodes (zset), ARGV[1] a node: 1 while its lease runs, else 0. */
+const ALIVE = `
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score then return 0 end
+local t = redis.call('TIME')
+if tonumber(score) > tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) then return 1 end
+return 0`;
+
+/**
+ * Whether node `nodeId`'s presence lease still runs (it renews it every third of the lease while alive).
+ * True when Redis cannot say: the caller keeps what it has rather than drop a live node's connections.
+ */
+export async function nodeAlive(
+  client: RedisLink['client'],
+  prefix: string,
+  nodeId: string,
+): Promise<boolean> {
+  try {
+    return (await client.eval(ALIVE, 1, `${prefix}:presence:nodes`, nodeId)) !== 0;
+  } catch {
+    return true;
+  }
+}
+
 interface Script {
   lua: string;
   sha: string;

@@ -1,8 +1,9 @@
 /**
- * The roll call of one term, after a takeover (coordinator.ts): the loaded state names other nodes'
- * connections that may have closed while no coordinator heard it (or died with their node): each node
- * answers for its own, and those nobody vouches for within two renewals close as any connection does (a
- * call's side gets its grace period). This node's own were checked as they loaded.
+ * A roll call (coordinator.ts): after a takeover, the loaded state names other nodes' connections that may
+ * have closed while no coordinator heard it (or died with their node); while coordinating, every so often,
+ * the other nodes' connections it holds (a node may die, or a `closed` message be lost, at any time). Each
+ * node answers for its own, and those nobody vouches for within two renewals close as any connection does
+ * (a call's side gets its grace period). This node's own were checked as they loaded.
  */
 export class RollCall {
   /** Set once the roll call went out: connections named later are not asked about. */
@@ -27,10 +28,18 @@ export class RollCall {
 
   /** Those nobody vouched for within `ms` are `gone`, then. */
   expireAfter(ms: number, gone: (node: string, conn: string) => void): void {
+    this.silentAfter(ms, (node, conns) => {
+      for (const conn of conns) gone(node, conn);
+    });
+  }
+
+  /** The nodes that did not answer within `ms`, each with its connections named, are handed to `silent`. */
+  silentAfter(ms: number, silent: (node: string, conns: readonly string[]) => void): void {
     if (!this.named.size) return;
     this.timer = setTimeout(() => {
-      for (const [node, set] of this.named) for (const conn of set) gone(node, conn);
+      const named = [...this.named];
       this.named.clear();
+      for (const [node, set] of named) silent(node, [...set]);
     }, ms);
     this.timer.unref();
   }
@@ -43,6 +52,11 @@ export class RollCall {
     // Whatever it did not name is gone, now.
     for (const conn of named) gone(node, conn);
     this.named.delete(node);
+  }
+
+  /** Someone named is still waited for. */
+  get pending(): boolean {
+    return this.named.size > 0;
   }
 
   /** The term is over: nobody is waited for any more. */

@@ -12,7 +12,14 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
  * gap check is a minute away, so only what a test does brings a node what it missed.
  */
 export function testRedisConfig(overrides: Partial<RedisConfig> = {}): RedisConfig {
-  return { url: TEST_REDIS_URL, prefix: `ct-test-${randomUUID()}`, gapCheckMs: 60_000, revocationCheckMs: 60_000, ...overrides };
+  return {
+    url: TEST_REDIS_URL,
+    prefix: `ct-test-${randomUUID()}`,
+    gapCheckMs: 60_000,
+    revocationCheckMs: 60_000,
+    rollCallMs: 10_000,
+    ...overrides,
+  };
 }
 
 /**
