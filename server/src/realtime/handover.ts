@@ -39,8 +39,8 @@ export interface Handover {
   /** Empties a hash (before it is written again in full). */
   clear(name: string): void;
   /**
-   * Settles once every write asked for so far has reached Redis (or failed, or the term ended): what a
-   * client is told after this survives a crash of this node.
+   * Settles once every write asked for so far has reached Redis (one that failed is sent again until it
+   * does) or the term ended: what a client is told after this survives a crash of this node.
    */
   written(): Promise<void>;
   ref(session: Session): SessionRef;
@@ -52,7 +52,7 @@ export interface Handover {
 }
 
 /**
- * Runs `fn` once everything `term` was asked to write so far is in Redis (or failed, or the term ended);
+ * Runs `fn` once everything `term` was asked to write so far is in Redis, or the term ended;
  * at once without a term (one node, no Redis). What a client is told from `fn` survives a crash of this
  * node: the coordinators tell a wait, a match, a ring or an answer only then.
  */

@@ -148,20 +148,22 @@ export class Lease {
   }
 
   /**
-   * Applies `ops` to the state keys in one round trip, if the lease is still this node's in Redis (false
-   * when it is not, or Redis failed: logged here).
+   * Applies `ops` to the state keys in one round trip, if the lease is still this node's in Redis:
+   * `refused` when it is not, `failed` when Redis did not answer (either logged here; a failed write may
+   * or may not have been applied).
    */
-  async write(ops: readonly StateOp[]): Promise<boolean> {
-    if (!ops.length) return true;
+  async write(ops: readonly StateOp[]): Promise<'written' | 'refused' | 'failed'> {
+    if (!ops.length) return 'written';
     const keys = [this.key, ...this.state.keys];
     try {
       const args = [this.nodeId, String(this.state.ttlMs), ...ops.flatMap(argsOf)];
-      if ((await this.client.eval(FENCED_WRITE, keys.length, ...keys, ...args)) === 1) return true;
+      if ((await this.client.eval(FENCED_WRITE, keys.length, ...keys, ...args)) === 1) return 'written';
       this.log.warn({ key: this.key }, 'state write refused: the lease is no longer ours');
+      return 'refused';
     } catch (err) {
       this.log.warn({ err, key: this.key }, 'state write failed');
+      return 'failed';
     }
-    return false;
   }
 
   /** Every field of state key `key` (a hash). */
@@ -237,14 +239,23 @@ export class Lease {
   }
 }
 
+/** A state write Redis did not answer is sent again this long after. */
+const WRITE_RETRY_MS = 100;
+
 /**
  * The holder's state writes for one term: what one step (a frame, a timer) writes goes out together, in
  * one fenced round trip at the end of that turn of the event loop; once the term is over, nothing more.
+ * One round trip at a time, in order: a write Redis did not answer (a blip shorter than the lease) is sent
+ * again, ahead of what was written since, until it lands or the term ends (the lease lost, or refused), so
+ * what the next holder loads is never missing a transition this one made and told its clients about.
  */
 export class StateWriter {
   private active = true;
   private ops: StateOp[] = [];
-  private readonly writing = new Set<Promise<boolean>>();
+  /** Ops pushed, and ops known to be in Redis, since the term began. */
+  private pushed = 0;
+  private written = 0;
+  private running: Promise<void> | undefined;
 
   constructor(private readonly lease: Lease) {}
 
@@ -252,22 +263,36 @@ export class StateWriter {
     if (!this.active) return;
     if (!this.ops.length) queueMicrotask(() => void this.flush());
     this.ops.push(op);
+    this.pushed++;
   }
 
-  /** Sends what is queued now; resolves once every write sent so far is done. */
+  /** Sends what is queued now; resolves once it and everything before it is in Redis, or the term ended. */
   async flush(): Promise<void> {
-    const ops = this.ops;
-    this.ops = [];
-    if (ops.length) {
-      const write = this.lease.write(ops);
-      this.writing.add(write);
-      void write.finally(() => this.writing.delete(write));
-    }
-    await Promise.all(this.writing);
+    const target = this.pushed;
+    while (this.active && this.written < target) await this.next();
   }
 
   end(): void {
     this.active = false;
     this.ops = [];
+  }
+
+  /** One round trip with everything queued (joined while one is in flight). */
+  private next(): Promise<void> {
+    this.running ??= this.writeQueued().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async writeQueued(): Promise<void> {
+    const ops = this.ops;
+    this.ops = [];
+    if (!ops.length || !this.active) return;
+    const result = await this.lease.write(ops);
+    if (result === 'written') this.written += ops.length;
+    else if (result === 'refused') this.end();
+    else if (this.active) {
+      this.ops = [...ops, ...this.ops];
+      await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS).unref());
+    }
   }
 }
