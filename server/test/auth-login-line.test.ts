@@ -58,4 +58,22 @@ describe('password checks for one address wait in a short line', () => {
     const floodStatuses = (await flood).map((a) => a.status);
     expect(floodStatuses.filter((status) => status === 429).length).toBeGreaterThan(0);
   });
+
+  it('parallel guesses from one fresh IP: one checked at once, the others in line after it, the rest 429', async () => {
+    const email = 'burst@uni.edu';
+    const passwordHash = await hashPassword(PASSWORD);
+    const user = { passwordHash, firstName: 'Bur', lastName: 'St', phoneNumber: '', role: 'user' as const };
+    await insertUser(server.deps.db, { ...user, email }, server.deps.now());
+    const ip = '127.0.1.60';
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => loginFrom(server, ip, email, `burst-${i}`)),
+    );
+    const checked = answers.filter((a) => a.status === 401);
+    // The first try, then the line's room: never all twelve side by side (the pair allows ten failures).
+    expect(checked).toHaveLength(1 + DELAY.maxInLine);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(12 - checked.length);
+    // After the first failure each check waited the address's delay, one after another.
+    const times = checked.map((a) => a.doneAt - a.startedAt).sort((a, b) => a - b);
+    for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThanOrEqual(i * DELAY.baseMs - 20);
+  });
 });

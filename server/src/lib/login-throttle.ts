@@ -87,7 +87,9 @@ export interface LoginThrottleOptions {
  * a few may wait in line; the rest are answered 429 at once, so a flood holds no sockets and the delay really
  * bounds the guess rate. An IP with no failures for the address never joins that line (a guesser keeping it
  * full would otherwise lock the owner out again): it pays the delay and is checked. A guesser gets one such
- * try per fresh IP, each IP then queues like the rest.
+ * try per fresh IP, each IP then queues like the rest: while that first try runs, the IP's other tries for
+ * the address join the line and wait for its outcome too (all read a count of 0 before it failed, so side by
+ * side they would all be checked, past the pair's limit).
  *
  * With REDIS_URL the failure counts are every node's (one read per attempt, one write per outcome), so the
  * pair's limit and the address's delay hold across the deployment. The line is each node's: holding a
@@ -98,6 +100,8 @@ export class LoginThrottle {
   private readonly perPair: FailureCounter;
   private readonly perAddress: FailureCounter;
   private readonly lines = new Map<string, Line>();
+  /** A fresh (address, IP)'s first try, checked outside the line: settles when it is done. */
+  private readonly firstTries = new Map<string, Promise<unknown>>();
   private readonly wait: (ms: number) => Promise<void>;
   private readonly shared: SharedFailureCounts | undefined;
 
@@ -126,7 +130,17 @@ export class LoginThrottle {
     // Without Redis nothing is awaited before the line is joined, as before (no turn given away).
     const failures = this.shared ? await this.sharedFailures(email, ip) : this.localFailures(email, ip);
     refuseBlockedPair(failures.pair, this.rules.failuresPerEmailIp);
-    if (failures.pair.count === 0) return this.delayThenCheck(email, ip, failures.address, check, isFailure);
+    const pair = pairKey(email, ip);
+    if (failures.pair.count === 0 && !this.firstTries.has(pair)) {
+      const first = this.delayThenCheck(email, ip, failures.address, check, isFailure);
+      const settled = first.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.firstTries.set(pair, settled);
+      void settled.then(() => this.firstTries.delete(pair));
+      return first;
+    }
     const line = this.lines.get(email) ?? { tail: Promise.resolve(), size: 0 };
     const room = this.rules.delayPerEmail.maxInLine ?? LOGIN_LINE_PER_EMAIL;
     if (line.size >= room) throw this.lineFull(failures.address, line.size);
@@ -137,6 +151,8 @@ export class LoginThrottle {
     line.tail = new Promise<void>((resolve) => (done = resolve));
     try {
       await before;
+      // This IP's first try, outside the line, may still run: its outcome counts before this one.
+      await this.firstTries.get(pair);
       // The guesses ahead in line may have used up this IP's failures for the address.
       const current = this.shared ? await this.sharedFailures(email, ip) : this.localFailures(email, ip);
       refuseBlockedPair(current.pair, this.rules.failuresPerEmailIp);
