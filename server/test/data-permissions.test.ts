@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../src/lib/db/database';
 import { startTestServer } from './support/test-server';
 
@@ -9,6 +9,19 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-perms-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
+
+/** From now on no mode under `dir` can be changed, as on a read-only mount (the node's keys, say). */
+function readOnly(dir: string) {
+  const chmod = fs.chmodSync.bind(fs);
+  vi.spyOn(fs, 'chmodSync').mockImplementation((target, mode) => {
+    if (String(target).startsWith(dir))
+      throw Object.assign(new Error(`EROFS: read-only file system, chmod '${String(target)}'`), {
+        code: 'EROFS',
+      });
+    chmod(target, mode);
+  });
+}
+afterEach(() => vi.restoreAllMocks());
 
 describe('DATA_DIR permissions', () => {
   it('creates the data folder, uploads/ and keys/ 0700, and the database, its WAL and SHM 0600', async () => {
@@ -68,5 +81,29 @@ describe('DATA_DIR permissions', () => {
     } finally {
       await again.close();
     }
+  });
+
+  it('starts with keys on a read-only mount that are private already, and refuses ones others could read', async () => {
+    const dataDir = path.join(tmp, 'mounted', 'data');
+    const first = await startTestServer({ config: { dataDir } });
+    await first.stop();
+    const keys = path.join(dataDir, 'keys');
+    // keys/ as another node gets it: a read-only volume (its folder's own mode does not matter).
+    fs.chmodSync(keys, 0o755);
+    readOnly(keys);
+    const again = await startTestServer({ config: { dataDir } });
+    await again.stop();
+
+    vi.restoreAllMocks();
+    fs.chmodSync(path.join(keys, 'otp.key'), 0o644);
+    readOnly(keys);
+    await expect(startTestServer({ config: { dataDir } })).rejects.toMatchObject({
+      name: 'StartupRefused',
+      message: expect.stringContaining(
+        `${path.join(keys, 'otp.key')} can be read by other users (mode 0644)`,
+      ),
+    });
+    vi.restoreAllMocks();
+    fs.rmSync(path.join(tmp, 'mounted'), { recursive: true, force: true });
   });
 });
