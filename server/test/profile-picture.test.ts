@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -38,6 +39,10 @@ beforeAll(async () => {
   other = await addStudent(server, 'Ben', 'Other');
 });
 afterAll(() => server.close());
+
+/** The storage key of the picture a profile URL names. */
+const keyOf = (userId: string, url: string) =>
+  avatarKey(server.deps.secret, userId, new URL(url, server.url).searchParams.get('v')!);
 
 describe('PUT /api/users/profile/picture', () => {
   it('needs a signed-in user', async () => {
@@ -84,7 +89,7 @@ describe('PUT /api/users/profile/picture', () => {
     expect((await server.get('/api/auth/me', me.token)).body).toEqual(user);
 
     // Stored through the storage interface, not as a data URL in the row.
-    const key = avatarKey(server.deps.secret, me.id);
+    const key = keyOf(me.id, user.profilePictureUrl!);
     const stored = await server.deps.storage.get(key);
     expect(stored).not.toBeNull();
     expect(fs.existsSync(path.join(server.dataDir, 'uploads', key.slice(0, 2), key))).toBe(true);
@@ -117,6 +122,60 @@ describe('PUT /api/users/profile/picture', () => {
     const old = await fetch(server.url + first);
     expect(old.headers.get('cache-control')).toBe('no-cache');
     await old.arrayBuffer();
+    // The replaced picture's file is gone.
+    expect(await server.deps.storage.get(keyOf(me.id, first))).toBeNull();
+  });
+
+  it('two uploads at once: both saved, and the URL that stays names the bytes served', async () => {
+    const racer = await addStudent(server, 'Ray', 'Cer');
+    const colours = ['#a00', '#00a', '#0a0', '#aa0'];
+    const images = await Promise.all(
+      colours.map((background) =>
+        sharp({ create: { width: 64, height: 64, channels: 3, background } })
+          .png()
+          .toBuffer(),
+      ),
+    );
+    const answers = await Promise.all(images.map((png) => putPicture(png, racer.token)));
+    expect(answers.map((a) => a.status)).toEqual(colours.map(() => 200));
+    const url = ((await server.get('/api/auth/me', racer.token)).body as unknown as User).profilePictureUrl!;
+    const served = await fetch(server.url + url);
+    expect(served.headers.get('cache-control')).toContain('immutable');
+    const bytes = Buffer.from(await served.arrayBuffer());
+    // The version in the URL is the hash of the content: cached forever, it must be those bytes.
+    expect(createHash('sha256').update(bytes).digest('hex').slice(0, 16)).toBe(
+      new URL(url, server.url).searchParams.get('v'),
+    );
+    // Only the saved version's file is left.
+    const left = await Promise.all(
+      answers.map(async (a) =>
+        server.deps.storage.get(keyOf(racer.id, (a.body as unknown as User).profilePictureUrl!)),
+      ),
+    );
+    expect(
+      new Set(
+        answers.filter((_, i) => left[i] !== null).map((a) => (a.body as unknown as User).profilePictureUrl),
+      ),
+    ).toEqual(new Set([url]));
+  });
+
+  it('a picture stored before versions had keys is still served, and removed with the next change', async () => {
+    const early = await addStudent(server, 'Ea', 'Rly');
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#555' } })
+      .png()
+      .toBuffer();
+    const legacy = avatarKey(server.deps.secret, early.id);
+    await server.deps.storage.put(legacy, png, 'image/webp');
+    await server.deps.db
+      .updateTable('users')
+      .set({ profile_picture_url: `/files/avatars/${early.id}?v=0123456789abcdef` })
+      .where('id', '=', early.id)
+      .execute();
+    const served = await fetch(`${server.url}/files/avatars/${early.id}?v=0123456789abcdef`);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(png);
+    expect((await putPicture(png, early.token)).status).toBe(200);
+    expect(await server.deps.storage.get(legacy)).toBeNull();
   });
 
   it("leaves other users' pictures alone, and there is no avatar route for a user without a picture", async () => {
@@ -126,10 +185,11 @@ describe('PUT /api/users/profile/picture', () => {
   });
 
   it('DELETE removes the picture and its file', async () => {
+    const url = ((await server.get('/api/auth/me', me.token)).body as unknown as User).profilePictureUrl!;
     const res = await server.call('DELETE', '/api/users/profile/picture', undefined, me.token);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ profilePictureUrl: null });
-    expect(await server.deps.storage.get(avatarKey(server.deps.secret, me.id))).toBeNull();
+    expect(await server.deps.storage.get(keyOf(me.id, url))).toBeNull();
     expect((await fetch(`${server.url}/files/avatars/${me.id}`)).status).toBe(404);
   });
 

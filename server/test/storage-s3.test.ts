@@ -266,7 +266,11 @@ describe('the server with STORAGE=s3', () => {
     });
     expect(put.status).toBe(200);
     const user = (await put.json()) as User;
-    const key = avatarKey(server.deps.secret, me.id);
+    const key = avatarKey(
+      server.deps.secret,
+      me.id,
+      new URL(user.profilePictureUrl!, server.url).searchParams.get('v')!,
+    );
     expect(await objectExists(key)).toBe(true);
     const avatar = await fetch(server.url + user.profilePictureUrl!);
     expect(avatar.status).toBe(200);

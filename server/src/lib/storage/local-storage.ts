@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -28,10 +29,16 @@ export class LocalStorage implements Storage {
     const file = this.fileOf(key);
     // Private like the database: uploads of direct chats are for their two members only.
     await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    // Written aside then renamed, so a reader never sees half a file.
-    const partial = `${file}.part`;
-    await fs.promises.writeFile(partial, bytes, { mode: 0o600 });
-    await fs.promises.rename(partial, file);
+    // Written aside then renamed, so a reader never sees half a file; aside under a name of its own, so two
+    // writes of one key at once never write into one partial file.
+    const partial = `${file}.${randomBytes(6).toString('hex')}.part`;
+    try {
+      await fs.promises.writeFile(partial, bytes, { mode: 0o600 });
+      await fs.promises.rename(partial, file);
+    } catch (error) {
+      await fs.promises.rm(partial, { force: true });
+      throw error;
+    }
   }
 
   async get(key: string): Promise<StoredFile | null> {

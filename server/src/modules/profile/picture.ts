@@ -10,16 +10,26 @@ const MAX_INPUT_PIXELS = 40_000_000;
 export const AVATAR_ROUTE = '/files/avatars';
 
 /**
- * The storage key of a user's picture: tied to the user (one per user, replaced on each upload) and
- * unguessable without the installation's secret, in the storage drivers' key format (32 hex digits).
+ * The storage key of one version of a user's picture: tied to the user and the content's hash, and
+ * unguessable without the installation's secret, in the storage drivers' key format (32 hex digits). One
+ * object per version, never overwritten: two uploads racing each store their own, and the URL saved last
+ * names bytes that are there (the one it replaced is deleted after it). Without a version: the one key per
+ * user of pictures stored before versions had keys of their own (still served, deleted on the next change).
  */
-export function avatarKey(secret: Buffer, userId: string): string {
-  return createHmac('sha256', secret).update(`profile-picture:${userId}`).digest('hex').slice(0, 32);
+export function avatarKey(secret: Buffer, userId: string, version?: string): string {
+  const name = version === undefined ? `profile-picture:${userId}` : `profile-picture:${userId}:${version}`;
+  return createHmac('sha256', secret).update(name).digest('hex').slice(0, 32);
 }
 
 /** The URL stored in `profile_picture_url`: the public route, cache-busted by the content's hash. */
 export function avatarUrl(userId: string, version: string): string {
   return `${AVATAR_ROUTE}/${encodeURIComponent(userId)}?v=${version}`;
+}
+
+/** The version a stored `profile_picture_url` of the user names, if it is one of ours. */
+export function avatarVersionOf(userId: string, url: string | null | undefined): string | undefined {
+  const prefix = avatarUrl(userId, '');
+  return url?.startsWith(prefix) ? url.slice(prefix.length) : undefined;
 }
 
 export interface Picture {

@@ -7,7 +7,7 @@ import { requireUser, type AuthEnv } from '../../lib/auth/middleware';
 import { HttpError } from '../../lib/http-error';
 import { readFileField } from '../../lib/http/multipart-file';
 import { readBody } from '../../lib/validate';
-import { AVATAR_ROUTE, avatarKey, avatarUrl, processPicture } from './picture';
+import { AVATAR_ROUTE, avatarKey, avatarUrl, avatarVersionOf, processPicture } from './picture';
 import { pictureUrlOf, setPictureUrl, userById } from './repo';
 import { manualCollegeOf, updateProfile } from './service';
 import { userRefsOf } from '../users';
@@ -73,19 +73,32 @@ export function profileRoutes(deps: AppDeps) {
    * Stores the picture URL; when it changed, the card's change (to contacts) and `me_updated` (to the user's
    * devices) go out in the same commit. Answers the user as shown to themselves.
    */
+  /** Saves the URL; the user, and the URL it replaced (read in the same transaction). */
   async function savePictureUrl(userId: string, url: string | null) {
-    const user = await deps.transactor.commit(async (tx) => {
+    const saved = await deps.transactor.commit(async (tx) => {
       const before = await tx.first(pictureUrlOf, userId);
       if (!before) return undefined;
       await tx.run(setPictureUrl, url, userId);
       const after = await tx.first(userById, userId);
       if (!after) return undefined;
-      if (before.profile_picture_url === url) return selfUser(after, policy);
+      const previous = before.profile_picture_url;
+      if (previous === url) return { user: selfUser(after, policy), previous };
       await emitUserUpdated(tx, refs, after);
-      return emitMeUpdated(tx, after, policy);
+      return { user: await emitMeUpdated(tx, after, policy), previous };
     });
     refs.forget(userId);
-    return user;
+    return saved;
+  }
+
+  /**
+   * The picture a save replaced (each save's `previous` is what it overwrote, so this is never the one now
+   * saved, whatever order racing uploads commit in), and a picture stored before versions had keys.
+   */
+  async function deleteReplaced(userId: string, previous: string | null, kept?: string): Promise<void> {
+    const version = avatarVersionOf(userId, previous);
+    if (version !== undefined && version !== kept)
+      await deps.storage.delete(avatarKey(deps.secret, userId, version));
+    if (previous !== null) await deps.storage.delete(avatarKey(deps.secret, userId));
   }
 
   const api = new Hono<AuthEnv>()
@@ -109,29 +122,35 @@ export function profileRoutes(deps: AppDeps) {
       const userId = c.get('user').id;
       await pictures.consume(userId);
       const picture = await processPicture(await readPicture(c));
-      await deps.storage.put(avatarKey(deps.secret, userId), picture.bytes, 'image/webp');
-      const user = await savePictureUrl(userId, avatarUrl(userId, picture.version));
-      if (!user) throw new HttpError(401, SERVER_MSG.unauthorized);
-      return c.json(user);
+      const key = avatarKey(deps.secret, userId, picture.version);
+      await deps.storage.put(key, picture.bytes, 'image/webp');
+      const saved = await savePictureUrl(userId, avatarUrl(userId, picture.version));
+      if (!saved) {
+        await deps.storage.delete(key);
+        throw new HttpError(401, SERVER_MSG.unauthorized);
+      }
+      await deleteReplaced(userId, saved.previous, picture.version);
+      return c.json(saved.user);
     })
     .delete('/picture', async (c) => {
       const userId = c.get('user').id;
       await pictures.consume(userId);
-      const user = await savePictureUrl(userId, null);
-      await deps.storage.delete(avatarKey(deps.secret, userId));
-      if (!user) throw new HttpError(401, SERVER_MSG.unauthorized);
-      return c.json(user);
+      const saved = await savePictureUrl(userId, null);
+      if (!saved) throw new HttpError(401, SERVER_MSG.unauthorized);
+      await deleteReplaced(userId, saved.previous);
+      return c.json(saved.user);
     });
 
   const avatars = new Hono().get('/:userId', async (c) => {
     const userId = c.req.param('userId');
     const row = await deps.transactor.read((tx) => tx.first(pictureUrlOf, userId));
-    const url = row?.profile_picture_url;
-    const prefix = `${avatarUrl(userId, '')}`;
-    if (!url?.startsWith(prefix)) throw notFound();
-    const file = await deps.storage.get(avatarKey(deps.secret, userId));
+    const version = avatarVersionOf(userId, row?.profile_picture_url);
+    if (version === undefined) throw notFound();
+    const file =
+      (await deps.storage.get(avatarKey(deps.secret, userId, version))) ??
+      (await deps.storage.get(avatarKey(deps.secret, userId)));
     if (!file) throw notFound();
-    const current = c.req.query('v') === url.slice(prefix.length);
+    const current = c.req.query('v') === version;
     return c.body(file.body, 200, {
       'Content-Type': 'image/webp',
       'Content-Length': String(file.size),
