@@ -138,7 +138,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ? redisLiveSockets(redis, {
           existing: async (ids) =>
             new Set(
-              (await db.selectFrom('sessions').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+              (await db.selectFrom('sessions').select('id').where('id', 'in', ids).execute()).map(
+                (r) => r.id,
+              ),
             ),
           checkEveryMs: config.redis.revocationCheckMs,
           onError: onRevokeError,

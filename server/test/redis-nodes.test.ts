@@ -104,7 +104,7 @@ describe('two nodes sharing one database and one Redis', () => {
     expect(otherOnB.closeCode).toBeUndefined();
   });
 
-  it('a node that missed the revocation\'s message still closes the session\'s socket, within its check', async () => {
+  it("a node that missed the revocation's message still closes the session's socket, within its check", async () => {
     const una = await createUser(nodeA, 'Una');
     const other = await createSession(nodeA.deps.db, una.id, Date.now());
     // A node that checks its sockets' sessions every 300 ms, and hears nothing on the revoke channel (its
