@@ -69,6 +69,97 @@ describe('decodeNotesFrame', () => {
     expect(refusal(updateFrame(nested[0]!))).toBe('content not allowed in notes');
   });
 
+  it('refuses delete ranges out of order, overlapping, or a delete-set client twice (Yjs writes none)', () => {
+    /** An update with no structs and the given delete set: [client, [clock, length][]][]. */
+    // Every number here is under 128: one varint byte each.
+    const deletes = (set: [number, [number, number][]][]) =>
+      updateFrame(
+        Uint8Array.from([
+          0,
+          set.length,
+          ...set.flatMap(([client, ranges]) => [client, ranges.length, ...ranges.flat()]),
+        ]),
+      );
+    expect(
+      refusal(
+        deletes([
+          [
+            7,
+            [
+              [0, 2],
+              [5, 1],
+            ],
+          ],
+        ]),
+      ),
+    ).toBeNull();
+    // The same struct deleted again and again: each range walks it, and none adds anything.
+    expect(
+      refusal(
+        deletes([
+          [
+            7,
+            [
+              [0, 2],
+              [0, 2],
+            ],
+          ],
+        ]),
+      ),
+    ).toBe('delete ranges out of order');
+    expect(
+      refusal(
+        deletes([
+          [
+            7,
+            [
+              [5, 1],
+              [0, 2],
+            ],
+          ],
+        ]),
+      ),
+    ).toBe('delete ranges out of order');
+    expect(
+      refusal(
+        deletes([
+          [
+            7,
+            [
+              [0, 4],
+              [2, 4],
+            ],
+          ],
+        ]),
+      ),
+    ).toBe('delete ranges out of order');
+    expect(
+      refusal(
+        deletes([
+          [7, [[0, 1]]],
+          [7, [[4, 1]]],
+        ]),
+      ),
+    ).toBe('delete set client repeated');
+    // What Yjs itself writes for deletions, merged or not, passes.
+    const doc = new Y.Doc();
+    const updates = recordUpdates(doc, (text) => {
+      text.insert(0, 'abcdefghij');
+    });
+    updates.push(
+      // One transaction: one update whose delete set has three ranges of one client.
+      ...recordUpdates(doc, (text) =>
+        doc.transact(() => {
+          text.delete(8, 1);
+          text.delete(1, 2);
+          text.delete(4, 1);
+        }),
+      ),
+    );
+    for (const update of [...updates, Y.mergeUpdates(updates), Y.encodeStateAsUpdate(doc)])
+      expect(refusal(updateFrame(update))).toBeNull();
+  });
+
   it('tells an update with missing dependencies from one that applies', () => {
     const doc = new Y.Doc();
     const [first, second] = recordUpdates(doc, (text) => {
