@@ -130,6 +130,22 @@ describe('group notes over /notes/:groupId', () => {
     expect(a.text.toString()).toBe('');
   });
 
+  it('a removed member who sends nothing gets no edit made after the removal, and is closed at the first', async () => {
+    const other = await createGroup(server, ana, [ben]);
+    const a = openNotes(ana, other);
+    const b = openNotes(ben, other);
+    const closed = new Promise<number>((resolve) => b.provider.on('closed', (event) => resolve(event.code)));
+    await until(() => a.provider.synced && b.provider.synced, 'both to sync');
+    a.text.insert(0, 'before ');
+    await until(() => b.text.toString() === 'before ', 'Ben to see the edit made while a member');
+    // Each side's presence has gone out; from here Ben's client stays silent (its renewal is 15 s away).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await execSql(server, 'DELETE FROM group_members WHERE group_id = ? AND user_id = ?', other, ben.userId);
+    a.text.insert(a.text.length, 'secret');
+    expect(await closed).toBe(CLOSE_CODES.forbidden);
+    expect(b.text.toString()).toBe('before ');
+  });
+
   it('stops a document from growing past the size limit', async () => {
     const big = await createGroup(server, ana, []);
     const a = openNotes(ana, big);

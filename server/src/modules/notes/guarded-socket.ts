@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { WebSocket } from 'ws';
+import { NOTES } from '@campus/protocol';
 
 /** Why a frame is refused: the socket is closed with this code and reason, and the frame is not applied. */
 export interface FrameRefusal {
@@ -42,8 +43,9 @@ export interface FrameGate {
 /** y-protocols' awareness message type: the first byte of every awareness frame the server sends. */
 const MESSAGE_AWARENESS = 1;
 /**
- * Bytes of awareness frames waiting for one receiver's check at most (only while the database answers
- * slowly). Past it the oldest are dropped: presence is ephemeral, and clients renew their states every 15 s.
+ * Bytes of frames waiting for one receiver's check at most (only while the database answers slowly). Past
+ * it the oldest awareness frames are dropped (presence is ephemeral, and clients renew their states every
+ * 15 s); an edit is never dropped: the socket is closed instead, and the client syncs again as it returns.
  */
 const MAX_WAITING_OUT_BYTES = 1024 * 1024;
 
@@ -51,6 +53,8 @@ interface Outgoing {
   /** Frames are numbered as they come: a check covers those numbered before it started. */
   seq: number;
   data: Uint8Array;
+  /** An awareness frame: may be dropped when too many wait. */
+  presence: boolean;
   options: object;
   callback: (err?: Error) => void;
 }
@@ -72,8 +76,9 @@ interface Queued {
  * the gate's rates, checked as each frame arrives. A frame still queued when the socket stops being open
  * (closed by the client, by a refusal, or by a revoked session) is dropped: it is never applied after that.
  *
- * Awareness frames going out (other members' presence, from this node or relayed from another) pass the
- * gate's `mayReceive` first, like incoming frames: a member removed from the group stops getting them.
+ * Every frame going out (edits and other members' presence, from this node or relayed from another) passes
+ * the gate's `mayReceive` first, like incoming frames, in order: a member removed from the group gets
+ * nothing made after the removal, even while its own client sends nothing that would be refused.
  */
 export class GuardedSocket extends EventEmitter {
   private refused = false;
@@ -82,7 +87,7 @@ export class GuardedSocket extends EventEmitter {
   private readonly queue: Queued[] = [];
   /** Queued frames (from the front) covered by the last `prepare`. */
   private prepared = 0;
-  /** Awareness frames for this socket, waiting for `mayReceive`. */
+  /** Frames for this socket, waiting for `mayReceive`. */
   private readonly waitingOut: Outgoing[] = [];
   private waitingOutBytes = 0;
   private lastOutSeq = 0;
@@ -184,14 +189,21 @@ export class GuardedSocket extends EventEmitter {
     return this.raw.readyState;
   }
 
-  /** Document frames go out at once; awareness frames once the gate let this receiver have them. */
+  /** Frames go out in order, once the gate let this receiver have them. */
   send(data: Uint8Array, options: object, callback: (err?: Error) => void): void {
-    if (data[0] !== MESSAGE_AWARENESS) return this.raw.send(data, options, callback);
     // Closing (the broadcast of its own removal reaches it too): nothing to check, nothing to send.
     if (this.refused || this.raw.readyState !== WebSocket.OPEN) return;
-    this.waitingOut.push({ seq: ++this.lastOutSeq, data, options, callback });
+    this.waitingOut.push({
+      seq: ++this.lastOutSeq,
+      data,
+      presence: data[0] === MESSAGE_AWARENESS,
+      options,
+      callback,
+    });
     this.waitingOutBytes += data.byteLength;
     while (this.waitingOutBytes > MAX_WAITING_OUT_BYTES && this.waitingOut.length > 1) {
+      const oldest = this.waitingOut[0]!;
+      if (!oldest.presence) return this.refuse({ code: NOTES.closeRateLimited, reason: 'receiver too slow' });
       this.waitingOutBytes -= this.waitingOut.shift()!.data.byteLength;
     }
     this.checkOut();
