@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import * as Y from 'yjs';
-import { NOTES, NOTES_MSG, STORAGE_KEYS } from '@campus/protocol';
+import { ACCESS_MSG, NOTES, NOTES_MSG, STORAGE_KEYS } from '@campus/protocol';
 import { PlatformProvider } from '../src/platform/PlatformContext';
 import { SessionContext, type SessionContextValue } from '../src/features/session/session-context';
 import { GroupNotesPanel } from '../src/features/notes/GroupNotesPanel';
@@ -42,11 +42,11 @@ function memoryNotes() {
   return { remoteText: remote.getText(NOTES.textName), store, connector, targets };
 }
 
-function renderPanel(connector: NotesConnector, onClose = vi.fn()) {
+function renderPanel(connector: NotesConnector, onClose = vi.fn(), user = student) {
   localStorage.setItem(STORAGE_KEYS.session, JSON.stringify({ token: 'tok-alex', userId: student.id }));
   render(
     <PlatformProvider platform={fakePlatform()}>
-      <SessionContext value={session}>
+      <SessionContext value={{ ...session, user }}>
         <NotesConnectorContext value={connector}>
           <GroupNotesPanel groupId="g-1" onClose={onClose} />
         </NotesConnectorContext>
@@ -75,6 +75,19 @@ const type = (textarea: HTMLTextAreaElement, value: string) =>
   fireEvent.change(textarea, { target: { value } });
 
 describe('GroupNotesPanel', () => {
+  it('shows a limited account the notes read-only, with why, and sends nothing it types', () => {
+    const notes = memoryNotes();
+    notes.remoteText.insert(0, 'agenda');
+    const pending = { ...student, documentStatus: 'pending_verification' as const };
+    const { textarea } = renderPanel(notes.connector, vi.fn(), pending);
+    expect(textarea.readOnly).toBe(true);
+    expect(textarea.value).toBe('agenda');
+    expect(screen.getByRole('note').textContent).toBe(ACCESS_MSG.pendingVerification);
+    type(textarea, 'agenda and mine');
+    expect(notes.remoteText.toString()).toBe('agenda');
+    expect(textarea.value).toBe('agenda');
+  });
+
   it('sends local typing to the shared text as minimal changes', () => {
     const notes = memoryNotes();
     const { textarea } = renderPanel(notes.connector);

@@ -1,6 +1,8 @@
 import { useId, useState, type KeyboardEvent } from 'react';
-import { NOTES, NOTES_MSG } from '@campus/protocol';
+import { NOTES, NOTES_MSG, hasFullAccess } from '@campus/protocol';
 import { Icon } from '../../components/Icon';
+import { useSignedInUser } from '../session/session-context';
+import { noticeFor } from '../upload/VerificationNotice';
 import { NotesTextarea } from './NotesTextarea';
 import type { NotesStatus } from './notes-session';
 import { useGroupNotes } from './useGroupNotes';
@@ -25,6 +27,9 @@ export interface GroupNotesPanelProps {
  */
 export function GroupNotesPanel({ groupId, onClose }: GroupNotesPanelProps) {
   const { doc, status } = useGroupNotes(groupId);
+  const user = useSignedInUser();
+  // The access policy: reading the notes is open to every member, editing them is taking part.
+  const readOnly = !hasFullAccess(user);
   const [editRefused, setEditRefused] = useState(false);
   const titleId = useId();
   const hintId = useId();
@@ -57,11 +62,17 @@ export function GroupNotesPanel({ groupId, onClose }: GroupNotesPanelProps) {
           text={doc.getText(NOTES.textName)}
           labelledBy={titleId}
           describedBy={hintId}
+          readOnly={readOnly}
           onEditRefused={() => setEditRefused(true)}
           onEditAccepted={() => setEditRefused(false)}
         />
       ) : (
         <div className="notes-textarea notes-textarea--loading" aria-hidden="true" />
+      )}
+      {readOnly && (
+        <p className="notes-panel__hint" role="note">
+          {noticeFor(user).text}
+        </p>
       )}
       {editRefused && (
         <p className="notes-panel__error" role="alert">

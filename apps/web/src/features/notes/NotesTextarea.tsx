@@ -7,6 +7,11 @@ interface Props {
   text: Y.Text;
   labelledBy: string;
   describedBy: string;
+  /**
+   * Shown, never edited: the server refuses edits from a limited account (and closes the socket, so a local
+   * edit kept on this device would lock its notes away for good).
+   */
+  readOnly: boolean;
   /** Told when a single edit was too large to send, and undone. */
   onEditRefused(): void;
   onEditAccepted(): void;
@@ -19,7 +24,14 @@ const LOCAL = Symbol('local notes edit');
  * A plain textarea bound to a Y.Text. It is uncontrolled on purpose: React re-setting the value on every
  * keystroke would move the caret, and remote edits need the caret mapped through them, not reset.
  */
-export function NotesTextarea({ text, labelledBy, describedBy, onEditRefused, onEditAccepted }: Props) {
+export function NotesTextarea({
+  text,
+  labelledBy,
+  describedBy,
+  readOnly,
+  onEditRefused,
+  onEditAccepted,
+}: Props) {
   const ref = useRef<HTMLTextAreaElement>(null);
   /** What the textarea showed after the last sync with the Y.Text. */
   const shown = useRef('');
@@ -43,6 +55,10 @@ export function NotesTextarea({ text, labelledBy, describedBy, onEditRefused, on
 
   const onChange = (event: ChangeEvent<HTMLTextAreaElement>) => {
     const area = event.currentTarget;
+    if (readOnly) {
+      area.value = shown.current;
+      return;
+    }
     const change = diffText(shown.current, area.value);
     if (!change) return;
     if (change.insert.length > NOTES.maxEditChars) {
@@ -67,6 +83,7 @@ export function NotesTextarea({ text, labelledBy, describedBy, onEditRefused, on
       aria-labelledby={labelledBy}
       aria-describedby={describedBy}
       maxLength={NOTES.maxChars}
+      readOnly={readOnly}
       spellCheck
       onChange={onChange}
     />
