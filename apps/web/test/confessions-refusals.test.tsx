@@ -112,6 +112,32 @@ describe('refused outbox writes', () => {
   });
 });
 
+describe('refused while the feed is closed', () => {
+  it('a post refused after the student left the feed shows its line when the feed opens again', async () => {
+    const { feedLoads } = serverWithOneCard();
+    const server = renderConfessions();
+    await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
+    fireEvent.click(screen.getByRole('button', { name: CONFESSION_MSG.postButton }));
+    fireEvent.change(screen.getByLabelText('Your confession'), { target: { value: 'queued post' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+    await waitFor(() => expect(server.received('confession_post')).toHaveLength(1), SLOW);
+
+    fireEvent.click(screen.getByRole('link', { name: 'Talk' }));
+    await waitFor(() => expect(screen.queryByRole('feed')).toBeNull(), SLOW);
+    await act(() => server.refuse('confession_post', 'Confession cannot be empty.'));
+    // Handled while the feed is closed: the queued post is gone from this device's outbox.
+    const db = server.clients.at(-1)!.db;
+    await waitFor(async () => expect(await db.outbox.count()).toBe(0), SLOW);
+
+    fireEvent.click(screen.getByRole('link', { name: 'Confession' }));
+    expect((await screen.findByRole('alert', {}, SLOW)).textContent).toBe(
+      'Confession cannot be empty. (400)',
+    );
+    await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
+    expect(feedLoads.count).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe('no session token', () => {
   it("says 'No auth token' and sends nothing when the token is gone", async () => {
     const { calls } = mockServer({

@@ -3,12 +3,13 @@ import { CONFESSION_MSG } from '@campus/protocol';
 import { useSync } from '../sync/sync-context';
 import { POST_FAILED, refusalLine, type ErrorLine } from './confessions-api';
 import type { QueuedWrites } from './queued-writes';
+import { confessionRefusalsOf } from './refusal-inbox';
 
 /**
  * The feed's share of refused outbox writes. The sync client has already undone them in the cache (the
  * cards show that by themselves); here they get their red line, and the feed loads again so its counts are
  * the server's. A refused comment goes to the comments panel that queued it while that panel is still open
- * (`writes`); only the others come here.
+ * (`writes`); only the others come here. Those refused while the feed was closed come first (refusal-inbox).
  */
 export function useWriteRefusals(
   writes: QueuedWrites,
@@ -18,7 +19,7 @@ export function useWriteRefusals(
   const client = useSync();
   useEffect(
     () =>
-      client.onMessageError((refusal) => {
+      confessionRefusalsOf(client).listen((refusal) => {
         switch (refusal.context) {
           case 'confession_react':
             onRefused(

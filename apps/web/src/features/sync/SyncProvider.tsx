@@ -9,6 +9,7 @@ import { SelfProfileSync } from './SelfProfileSync';
 import { SessionRefusal } from './SessionRefusal';
 import { SyncContext } from './sync-context';
 import { SyncFactoryContext, websocketUrl } from './sync-factory';
+import { confessionRefusalsOf } from '../confessions/refusal-inbox';
 
 /**
  * Runs the signed-in user's sync client for as long as the signed-in shell is shown: started on mount,
@@ -36,6 +37,8 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       wsUrl: websocketUrl(platform.serverUrl),
     });
     const untrack = trackClient(created);
+    // Listening before any write goes out: a confession write refused while the feed is closed is kept.
+    confessionRefusalsOf(created);
     created.start();
     // Logging out unregistered the offline shell; a new sign-in in the same page brings it back.
     registerServiceWorker();
