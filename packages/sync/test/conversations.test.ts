@@ -1,7 +1,9 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { GroupMessage } from '@campus/protocol';
-import { writeDirectMessage, writeGroupMessage, type SyncClient } from '../src';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ClientFrame, GroupMessage } from '@campus/protocol';
+import { openUserDatabase, writeDirectMessage, writeGroupMessage, type SyncClient } from '../src';
+import { OpenRooms } from '../src/features/chat/open-rooms';
 import { readCursor } from '../src/meta';
 import { ack, deliver } from './support/engine';
 import { BO, CY, ME, incoming, makeClient } from './support/fixtures';
@@ -178,6 +180,33 @@ describe('groups', () => {
     leave();
     await deliver(c, [{ type: 'receive_group_message', message: groupMessage('after leaving') }]);
     expect((await c.db.conversations.get(GROUP))?.unreadCount).toBe(1);
+  });
+
+  it('still sends read marks of a group opened right after leaving one quickly', async () => {
+    // IndexedDB (fake-indexeddb) runs on setImmediate, so that one stays real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const sent: ClientFrame[] = [];
+      const rooms = new OpenRooms({
+        db: openUserDatabase(ME.id, { indexedDB: new IDBFactory(), IDBKeyRange }),
+        send: (frame) => sent.push(frame) > 0,
+      });
+      const joins = (groupId: string) =>
+        sent.filter((frame) => frame.type === 'join_group' && frame.groupId === groupId);
+      // G1: opened, seen within the second (deferred), left before the deferred mark went.
+      const leave = rooms.joinGroup('g1');
+      await rooms.markGroupSeen('g1');
+      leave();
+      rooms.joinGroup('g2');
+      expect(joins('g2')).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(500);
+      await rooms.markGroupSeen('g2');
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(joins('g2')).toHaveLength(2);
+      rooms.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a group read on another device clears the unread count here, keeping what came after the mark', async () => {

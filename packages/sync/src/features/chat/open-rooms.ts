@@ -45,7 +45,7 @@ export class OpenRooms implements OpenView {
     return () => {
       if (this.group !== groupId) return;
       this.group = null;
-      clearTimeout(this.groupJoinTimer);
+      this.cancelGroupJoin();
     };
   }
 
@@ -65,7 +65,13 @@ export class OpenRooms implements OpenView {
   }
 
   stop(): void {
+    this.cancelGroupJoin();
+  }
+
+  /** Forgets the deferred join too: a timer id left behind would make later marks think one is pending. */
+  private cancelGroupJoin(): void {
     clearTimeout(this.groupJoinTimer);
+    this.groupJoinTimer = undefined;
   }
 
   /** join_group writes the server's read mark and costs a rate-limited token: at most one a second. */
