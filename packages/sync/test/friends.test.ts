@@ -57,8 +57,15 @@ describe('friends in the cache', () => {
     expect(await queued(c)).toMatchObject([
       { type: 'decide_friend_request', requestId: r.id, decision: 'accept' },
     ]);
-    await refuse(c, 'This friend request was already answered.', undefined, 'conflict');
+    await refuse(c, 'Something went wrong.', undefined, 'internal');
     expect(await c.db.friendRequests.toArray()).toEqual([r]);
+    expect(await c.db.friends.count()).toBe(0);
+
+    // Answered the other way on another device: the pull removed it, and the refusal leaves it gone.
+    await c.run(writeDecideFriendRequest, r.id, 'accept');
+    await deliver(c, [{ type: 'friend_request_updated', requestId: r.id, status: 'rejected' }]);
+    await refuse(c, 'This friend request was already answered.', undefined, 'conflict');
+    expect(await c.db.friendRequests.count()).toBe(0);
     expect(await c.db.friends.count()).toBe(0);
 
     // A request that no longer exists does not come back.

@@ -20,12 +20,13 @@ export interface UnblockUndo {
 export const decideFriendRequest = defineMutation<'decide_friend_request', DecideUndo>(
   'decide_friend_request',
   {
-    // Refused (already answered the other way, withdrawn): back in the list only if still known; an
-    // accept also drops the friend row it showed early.
+    // Refused: an accept drops the friend row it showed early. The request comes back only if it is still
+    // pending: not when it is gone (notFound: withdrawn) or was answered the other way on another device
+    // (conflict: the pull already removed it).
     rollback: async ({ db, undo, frame, code }) => {
       if (!undo) return;
       if (frame.decision === 'accept') await db.friends.delete(undo.request.from.id);
-      if (code !== 'notFound') await db.friendRequests.put(undo.request);
+      if (code !== 'notFound' && code !== 'conflict') await db.friendRequests.put(undo.request);
     },
   },
 );
