@@ -87,8 +87,9 @@ export class RealtimeConnection {
   private welcomed = false;
   private running = false;
   private attempt = 0;
-  private lastFrameAt = 0;
   private lastPingAt = 0;
+  /** When the oldest ping that no frame has answered yet went out; undefined while none is outstanding. */
+  private pingOutstandingSince: number | undefined;
   private connectTimer: ReturnType<typeof setTimeout> | undefined;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
@@ -123,6 +124,15 @@ export class RealtimeConnection {
   /** Drops the current session and reconnects as after a lost link (the next session pulls again). */
   restart(): void {
     if (this.running && this.socket) this.lose();
+  }
+
+  /**
+   * The session's pull or snapshot is applied: the link works end to end, so the next failure starts the
+   * backoff afresh. A welcome alone does not: a session that fails after it (a page that never applies, a
+   * server failing every pull) would otherwise reconnect at the shortest delay forever.
+   */
+  caughtUp(generation: number): void {
+    if (this.isLive(generation)) this.attempt = 0;
   }
 
   isLive(generation: number): boolean {
@@ -201,7 +211,8 @@ export class RealtimeConnection {
 
   private receive(data: unknown): void {
     if (typeof data !== 'string') return;
-    this.lastFrameAt = Date.now();
+    // Any frame shows the peer is alive, so it answers the outstanding ping as a pong would.
+    this.pingOutstandingSince = undefined;
     let json: unknown;
     try {
       json = JSON.parse(data);
@@ -213,7 +224,6 @@ export class RealtimeConnection {
     const frame = parsed.data;
     if (frame.type === 'welcome' && !this.welcomed) {
       this.welcomed = true;
-      this.attempt = 0;
       clearTimeout(this.connectTimer);
       this.startHeartbeat();
       this.options.events.status('online');
@@ -223,20 +233,26 @@ export class RealtimeConnection {
     this.options.events.frame(frame, this.generation);
   }
 
+  /**
+   * Pings every heartbeatMs and drops the link when a ping has gone unanswered for deadPeerMs. Only an
+   * unanswered ping counts, not time since the last frame: the server's pings are invisible to browser JS,
+   * and a hidden tab's timers run once a minute, so a healthy but quiet link would look dead at every tick.
+   */
   private startHeartbeat(): void {
     const { heartbeatMs, deadPeerMs } = this.options.timing;
     this.lastPingAt = Date.now();
+    this.pingOutstandingSince = undefined;
     clearInterval(this.heartbeatTimer);
     this.heartbeatTimer = setInterval(
       () => {
         const now = Date.now();
-        if (now - this.lastFrameAt > deadPeerMs) {
+        if (this.pingOutstandingSince !== undefined && now - this.pingOutstandingSince > deadPeerMs) {
           this.lose();
           return;
         }
         if (now - this.lastPingAt >= heartbeatMs) {
           this.lastPingAt = now;
-          this.send({ type: 'ping', t: now });
+          if (this.send({ type: 'ping', t: now })) this.pingOutstandingSince ??= now;
         }
       },
       Math.max(50, Math.min(heartbeatMs, deadPeerMs / 3)),

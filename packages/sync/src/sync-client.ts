@@ -244,6 +244,7 @@ export abstract class SyncEngine implements Omit<SyncClient, keyof FeatureApi> {
   private async finishPull(generation: number): Promise<void> {
     if (this.phase !== 'pulling') return;
     this.phase = 'live';
+    this.connection.caughtUp(generation);
     const held = this.held;
     this.held = [];
     if (held.length) await this.apply(held);
