@@ -100,4 +100,33 @@ describe('notifications', () => {
     answer = 500;
     await expect(c.loadNotifications()).rejects.toThrow('Failed to load notifications');
   });
+
+  it('a REST answer that left before a live read or deletion does not undo them', async () => {
+    const [a, b, d] = [notification(), notification(), notification()];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const c = (client = makeClient(undefined, async () => {
+      await held;
+      // As the server answered before the read and the deletion below: all three unread.
+      const body = { notifications: [a, b, d], unreadCount: 3 };
+      return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+    }));
+    await deliver(
+      c,
+      [a, b, d].map((n) => ({ type: 'notification_created' as const, notification: n })),
+    );
+    const loading = c.loadNotifications();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Read on another device, and one deleted with its confession, while the answer is on its way.
+    await deliver(c, [
+      { type: 'notification_read', notificationId: a.id },
+      { type: 'notifications_deleted', notificationIds: [b.id] },
+    ]);
+    release();
+    expect(await loading).toBe(1);
+    expect(await c.db.notifications.get(a.id)).toMatchObject({ isRead: true, unread: 0 });
+    expect(await c.db.notifications.get(b.id)).toBeUndefined();
+    expect(await c.db.notifications.get(d.id)).toMatchObject({ isRead: false, unread: 1 });
+    expect(await unreadCount(c)).toBe(1);
+  });
 });

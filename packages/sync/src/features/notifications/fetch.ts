@@ -1,6 +1,8 @@
 import { CONFESSION_MSG, notificationsResponseSchema, type AppNotification } from '@campus/protocol';
 import { syncTables, type CampusDatabase } from '../../database';
 import type { RestContext } from '../../feature-contract';
+import { readCursor } from '../../meta';
+import { touchedAfter } from '../../touched';
 import { toLocalNotification } from './store';
 
 /**
@@ -9,6 +11,8 @@ import { toLocalNotification } from './store';
  */
 export async function loadNotifications(ctx: RestContext): Promise<number> {
   const failed = new Error(CONFESSION_MSG.notificationsFailed);
+  // Changes applied after this cursor may be newer than the answer: what they touched stays as cached.
+  const since = await readCursor(ctx.db);
   let body: unknown;
   try {
     const res = await ctx.fetchImpl(`${ctx.baseUrl}/api/notifications`, {
@@ -21,17 +25,20 @@ export async function loadNotifications(ctx: RestContext): Promise<number> {
   }
   const parsed = notificationsResponseSchema.safeParse(body);
   if (!parsed.success) throw failed;
-  return storeNotificationList(ctx.db, parsed.data.notifications, parsed.data.unreadCount);
+  return storeNotificationList(ctx.db, parsed.data.notifications, parsed.data.unreadCount, since);
 }
 
 /**
  * The notifications list through REST, merged into the cache: a notification read here whose mark is
- * still queued stays read. Returns how many of `unreadCount` are still unread as this device sees it.
+ * still queued stays read, one read before stays read, and one a change read or deleted after `since` (the
+ * cursor before the request) keeps its cached state, present or absent. Returns how many of `unreadCount`
+ * are still unread as this device sees it.
  */
 export async function storeNotificationList(
   db: CampusDatabase,
   notifications: readonly AppNotification[],
   unreadCount: number,
+  since: number,
 ): Promise<number> {
   return db.transaction('rw', syncTables(db), async () => {
     const queued = new Set(
@@ -39,10 +46,23 @@ export async function storeNotificationList(
         frame.type === 'mark_notification_read' ? [frame.notificationId] : [],
       ),
     );
-    const readHere = notifications.filter((n) => !n.isRead && queued.has(n.id)).length;
-    await db.notifications.bulkPut(
-      notifications.map((n) => toLocalNotification({ ...n, isRead: n.isRead || queued.has(n.id) })),
+    const touched = await touchedAfter(db, 'notifications', since);
+    const cached = new Map(
+      (await db.notifications.bulkGet(notifications.map((n) => n.id))).flatMap((row) =>
+        row ? [[row.id, row] as const] : [],
+      ),
     );
-    return Math.max(0, unreadCount - readHere);
+    const stored = notifications.flatMap((n) => {
+      if (touched(n.id)) {
+        const row = cached.get(n.id);
+        return row ? [{ ...n, isRead: row.isRead }] : [];
+      }
+      return [{ ...n, isRead: n.isRead || queued.has(n.id) || cached.get(n.id)?.isRead === true }];
+    });
+    await db.notifications.bulkPut(stored.map(toLocalNotification));
+    // The server counted as unread some that this device has read (or seen deleted) since.
+    const isUnread = new Map(stored.map((n) => [n.id, !n.isRead]));
+    const goneHere = notifications.filter((n) => !n.isRead && !isUnread.get(n.id)).length;
+    return Math.max(0, unreadCount - goneHere);
   });
 }
