@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { FRIEND_MSG } from '@campus/protocol';
 import { FakeSyncClient, renderChat, SAM, seedPartner } from './chat-kit';
 import { mockServer, storeSessionFor, student } from './helpers';
@@ -45,6 +45,27 @@ describe('Friend requests modal', () => {
     // The accepted sender shows as a friend at once.
     expect(await screen.findByRole('link', { name: 'Chat with Sam Lee' }, SLOW)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Requests (0)' })).toBeTruthy();
+  });
+
+  it("says 'Failed to update request' when the server refuses an answer", async () => {
+    await userDatabase(student.id).friendRequests.put(request('r-9', sam, '2026-11-22T10:00:00.000Z'));
+    const sync = friendsSync(() => Promise.resolve());
+    mockServer(storeSessionFor(student));
+    renderWithSync('/friends', sync.factory);
+    fireEvent.click(await screen.findByRole('button', { name: 'Requests (1)' }, SLOW));
+    const modal = screen.getByRole('dialog', { name: 'Friend requests' });
+    fireEvent.click(await within(modal).findByRole('button', { name: 'Accept' }, SLOW));
+    act(() =>
+      sync.latest()!.emitError({
+        type: 'message_error',
+        code: 'conflict',
+        error: 'This request was already answered.',
+        context: 'decide_friend_request',
+        deviceId: 'd-1',
+        mid: 1,
+      }),
+    );
+    expect((await within(modal).findByRole('alert', {}, SLOW)).textContent).toBe(FRIEND_MSG.updateFailed);
   });
 
   it('opens from the push link /talk?friendRequests=1 and says when the requests cannot be fetched', async () => {

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi, type Mock } from 'vitest';
+import type { MessageErrorFrame } from '@campus/protocol';
 import {
   createSyncClient,
   deleteUserDatabase,
@@ -18,6 +19,8 @@ import { fakePlatform } from './helpers';
 export type FakeSyncClient = SyncClient & {
   options: SyncClientOptions;
   setState(next: Partial<EphemeralState>): void;
+  /** Delivers a refusal to the screens listening for message_error. */
+  emitError(frame: MessageErrorFrame): void;
   start: Mock<() => void>;
   stop: Mock<() => Promise<void>>;
 };
@@ -36,6 +39,7 @@ export function fakeSyncClient(options: SyncClientOptions, initial: Partial<Ephe
     ...initial,
   };
   const listeners = new Set<() => void>();
+  const errorListeners = new Set<(frame: MessageErrorFrame) => void>();
   const db: CampusDatabase = options.db ?? openUserDatabase(options.self.id);
   // The features' writes and loads run for real on this database; the client never connects.
   const real = createSyncClient({ ...options, db, network: null });
@@ -54,7 +58,11 @@ export function fakeSyncClient(options: SyncClientOptions, initial: Partial<Ephe
       state = { ...state, ...next };
       listeners.forEach((listener) => listener());
     },
-    onMessageError: () => () => undefined,
+    onMessageError(listener) {
+      errorListeners.add(listener);
+      return () => errorListeners.delete(listener);
+    },
+    emitError: (frame) => errorListeners.forEach((listener) => listener(frame)),
     run: (write, ...args) => real.run(write, ...args),
     cacheConfessions: vi.fn(real.cacheConfessions.bind(real)),
     loadNotifications: vi.fn(async () => 0),

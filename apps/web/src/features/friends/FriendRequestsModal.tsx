@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { FRIEND_MSG } from '@campus/protocol';
 import { writeDecideFriendRequest } from '@campus/sync';
 import { Avatar } from '../../components/Avatar';
@@ -21,6 +21,15 @@ export function FriendRequestsModal({ onClose }: { onClose(): void }) {
     [client],
   );
   const [error, setError] = useState<string | null>(null);
+  // An answer the server refused (already answered on another device, say): the outbox has undone it in the
+  // list (back if still pending, gone if not), and here the spec's line says it did not go through.
+  useEffect(
+    () =>
+      client.onMessageError((refusal) => {
+        if (refusal.context === 'decide_friend_request') setError(FRIEND_MSG.updateFailed);
+      }),
+    [client],
+  );
 
   const decide = (id: string, decision: 'accept' | 'reject') => {
     setError(null);
