@@ -91,9 +91,11 @@ export const NOTES_FRAME_LIMITS = {
     CHAT.maxGroupMembers * CONNECTIONS_PER_MEMBER * AWARENESS_CLIENTS_PER_CONNECTION,
   /**
    * Client ids the server has not seen yet, in one update: a client sends its own, or in a sync step 2 the
-   * ids of its offline sessions. Each costs a few hundred bytes of server memory and can never be removed.
+   * ids of its offline sessions (every page load edits under a new id). Each costs a few hundred bytes of
+   * server memory and can never be removed. As many as a member's burst below: a student who edited offline
+   * across 17 reloads must still be able to sync (a smaller cap refused that sync step 2 for good, 4400).
    */
-  maxNewClientsPerFrame: 16,
+  maxNewClientsPerFrame: 64,
   /** New client ids one member may add to one group's notes: a burst, refilled at `perSecond` (16 an hour). */
   newClientsPerMember: { burst: 64, perSecond: 16 / 3600 },
   /** Client ids one document may hold in all: about 3.5 MB of server memory. */
