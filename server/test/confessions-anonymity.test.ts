@@ -8,6 +8,7 @@ import {
   changesAbout,
   createStudent,
   postAs,
+  sendNotices,
   student,
   withNickname,
 } from './confessions-helpers';
@@ -68,6 +69,7 @@ describe('anonymity', () => {
 
     // And the author learns nothing of who reacted or commented: not in the feed, the comments,
     // the notifications, nor the live notification frames.
+    await sendNotices(server);
     const seenByAuthor: [string, TestResponse][] = [
       ['author feed', await server.get('/api/confessions/feed', author.token)],
       ['author comments', await server.get(`/api/confessions/${id}/comments`, author.token)],

@@ -76,6 +76,14 @@ export function announcePosts(server: TestServer): Promise<void> {
   return confessionEnv(server.deps).publisher.flush();
 }
 
+/**
+ * Sends the notices of anonymous acts waiting for their random delay now (a reaction's or a comment's
+ * notification to the author, a deletion's `confession_deleted`), as a few seconds later.
+ */
+export function sendNotices(server: TestServer): Promise<void> {
+  return confessionEnv(server.deps).notices.flush();
+}
+
 type ConfessionMutationType =
   'confession_react' | 'confession_comment' | 'confession_post' | 'confession_delete';
 /** A confession outbox frame as the dispatcher hands it over. */

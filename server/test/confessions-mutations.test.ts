@@ -5,7 +5,14 @@ import { moderate } from '../src/lib/moderation';
 import { Refusal } from '../src/lib/refusal';
 import { confessionMutationHandlers } from '../src/modules/confessions/sync';
 import { startTestServer, type TestServer } from './support/test-server';
-import { applyConfessionFrame, createStudent, postAs, student, type Student } from './confessions-helpers';
+import {
+  applyConfessionFrame,
+  createStudent,
+  postAs,
+  sendNotices,
+  student,
+  type Student,
+} from './confessions-helpers';
 import { rowOf } from './support/sql';
 
 let server: TestServer;
@@ -43,6 +50,7 @@ describe('confessionMutationHandlers', () => {
     await applyConfessionMutation(fan.id, frame);
     expect((await cardFor(fan, id))?.reactions.funny).toBe(1);
     expect((await cardFor(fan, id))?.myReactions).toEqual(['funny']);
+    await sendNotices(server);
     const notifications = await server.get('/api/notifications', author.token);
     expect((notifications.body.notifications as unknown[]).length).toBe(1);
 

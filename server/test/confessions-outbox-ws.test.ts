@@ -4,7 +4,7 @@ import { CONFESSION_SERVER_MSG, SERVER_MSG, type FeedResponse } from '@campus/pr
 import { CONFESSION_RATES } from '../src/modules/confessions/limits';
 import { startTestServer, type TestServer } from './support/test-server';
 import { WsClient } from './support/ws-client';
-import { createStudent, postAs, student } from './confessions-helpers';
+import { createStudent, postAs, sendNotices, student } from './confessions-helpers';
 import { rowOf } from './support/sql';
 
 let server: TestServer;
@@ -107,6 +107,7 @@ describe('confession and notification mutations over the realtime channel', () =
     await server.post(`/api/confessions/${id}/react`, { reactionType: 'funny' }, fan.token);
     await server.post(`/api/confessions/${id}/comment`, { content: 'lol' }, fan.token);
     await server.post(`/api/confessions/${other}/comment`, { content: 'nice' }, fan.token);
+    await sendNotices(server);
     const before = await server.get('/api/notifications', author.token);
     expect(before.body.unreadCount).toBe(3);
     const aboutDeleted = (before.body.notifications as { id: string; data: { confessionId?: string } }[])

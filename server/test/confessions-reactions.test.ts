@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationsResponseSchema, reactResponseSchema, type AppNotification } from '@campus/protocol';
 import { startTestServer, type TestServer } from './support/test-server';
-import { postAs, student, type Student } from './confessions-helpers';
+import { postAs, sendNotices, student, type Student } from './confessions-helpers';
 import { rowsOf } from './support/sql';
 
 let server: TestServer;
@@ -18,7 +18,9 @@ async function react(user: Student, id: string, reactionType: string) {
   return reactResponseSchema.parse(res.body);
 }
 
+/** The user's notifications, once the notices waiting for their delay have gone out. */
 async function notificationsOf(user: Student): Promise<AppNotification[]> {
+  await sendNotices(server);
   const res = await server.get('/api/notifications', user.token);
   expect(res.status).toBe(200);
   return notificationsResponseSchema.parse(res.body).notifications;

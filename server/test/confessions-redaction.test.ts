@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/test-server';
 import { WsClient } from './support/ws-client';
-import { announcePosts, changesAbout, createStudent, postAs, student } from './confessions-helpers';
+import {
+  announcePosts,
+  changesAbout,
+  createStudent,
+  postAs,
+  sendNotices,
+  student,
+} from './confessions-helpers';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -31,7 +38,9 @@ describe('a deleted confession’s text', () => {
     expect(del.status).toBe(200);
     const pulled = await pulledBy(before);
     expect(pulled).not.toContain(secret);
-    // The announcement became the deletion, at the same seq and for the same audiences.
+    // The announcement became the deletion, at the same seq and for the same audiences; the deletion's
+    // own announcement follows a few seconds later, in a commit of its own.
+    await sendNotices(server);
     const changes = await changesAbout(server, id);
     expect(changes.map((c) => c.type)).toEqual([
       'confession_deleted',
@@ -48,6 +57,7 @@ describe('a deleted confession’s text', () => {
     const del = await server.call('DELETE', `/api/confessions/${id}`, undefined, author.token);
     expect(del.status).toBe(200);
     await announcePosts(server);
+    await sendNotices(server);
     expect((await changesAbout(server, id)).map((c) => c.type)).toEqual(['confession_deleted']);
   });
 });

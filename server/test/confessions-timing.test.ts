@@ -6,7 +6,7 @@ import { confessionEnv } from '../src/modules/confessions/env';
 import { CONFESSION_PUBLISH_DELAY_MS } from '../src/modules/confessions/publisher';
 import { startTestServer, testClock, type TestServer } from './support/test-server';
 import { WsClient } from './support/ws-client';
-import { changesAbout, postAs, student } from './confessions-helpers';
+import { announcePosts, changesAbout, postAs, student } from './confessions-helpers';
 import { rowOf } from './support/sql';
 
 /** Starts 37.123 s into a minute, so a time that was not cut to the minute shows. */
@@ -19,6 +19,7 @@ const DELAY = { min: 300, max: 600 };
 beforeAll(async () => {
   server = await startTestServer({ now: clock.now });
   confessionEnv(server.deps).publisher.delayMs = DELAY;
+  confessionEnv(server.deps).notices.delayMs = DELAY;
 });
 afterAll(() => server.close());
 
@@ -74,6 +75,60 @@ describe('what the timing of a confession tells about its author', () => {
     await WsClient.settle();
     expect(ms.of('confession_mine')).toHaveLength(0);
     for (const ws of [xs, ms, bs]) ws.close();
+  });
+
+  it('tells an author of a reaction or comment, and everyone of a deletion, seconds later, not beside the other writes', async () => {
+    const x = await student(server, 'Xreactor');
+    const a = await student(server, 'Aauthor');
+    const other = await student(server, 'Onlooker');
+    const group = await createGroup(server.deps, x.id, { name: 'study', memberIds: [a.id, other.id] });
+    const confessionId = await postAs(server, a, 'I sleep in the library');
+    await announcePosts(server);
+    const xs = await WsClient.connect(server, x);
+    const as = await WsClient.connect(server, a);
+    const bs = await WsClient.connect(server, other);
+    const bystander = async () => {
+      const mid = bs.mutate({
+        type: 'send_group_message',
+        id: randomUUID(),
+        groupId: group.id,
+        content: 'ok',
+      });
+      await bs.waitFor((f) => f.type === 'ack' && f.mid === mid);
+    };
+
+    // X's outbox flushes a group message, a reaction and a comment on A's confession together.
+    xs.mutate({ type: 'send_group_message', id: randomUUID(), groupId: group.id, content: 'lunch?' });
+    xs.mutate({ type: 'confession_react', confessionId, reactionType: 'funny', on: true });
+    const commentMid = xs.mutate({
+      type: 'confession_comment',
+      id: randomUUID(),
+      confessionId,
+      content: 'same',
+    });
+    await xs.waitFor((f) => f.type === 'ack' && f.mid === commentMid);
+    const acked = Date.now();
+    const message = await as.waitFor((f) => f.type === 'receive_group_message');
+    await bystander();
+    const firstNotice = await as.waitFor((f) => f.type === 'notification_created');
+    const notices = [
+      firstNotice,
+      await as.waitFor((f) => f.type === 'notification_created' && f !== firstNotice),
+    ];
+    expect(Date.now() - acked).toBeGreaterThanOrEqual(DELAY.min - 50);
+    for (const notice of notices) expect(notice.seq as number).toBeGreaterThan((message.seq as number) + 1);
+
+    // A deletes the confession in the same flush as a group message: every student hears of the deletion
+    // later, in a commit of its own.
+    const from = bs.frames.length;
+    as.mutate({ type: 'send_group_message', id: randomUUID(), groupId: group.id, content: 'brb' });
+    const deleteMid = as.mutate({ type: 'confession_delete', confessionId });
+    await as.waitFor((f) => f.type === 'ack' && f.mid === deleteMid);
+    const second = await bs.waitFor((f) => f.type === 'receive_group_message' && f.seq !== undefined, from);
+    await bystander();
+    const deleted = await bs.waitFor((f) => f.type === 'confession_deleted', from);
+    expect(deleted.seq as number).toBeGreaterThan((second.seq as number) + 1);
+    for (const ws of [xs, as, bs]) ws.close();
   });
 
   it('sends confession and comment times cut to the minute, and still orders the feed by the precise time', async () => {

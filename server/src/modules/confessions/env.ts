@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../lib/deps';
 import type { Transactor } from '../../realtime/transaction';
+import { DelayedCommits } from './delayed-commits';
 import { ConfessionCounts } from './counts';
 import { ConfessionPublisher } from './publisher';
 
@@ -12,6 +13,8 @@ export interface ConfessionEnv {
   readonly transactor: Transactor;
   readonly counts: ConfessionCounts;
   readonly publisher: ConfessionPublisher;
+  /** Notices of anonymous acts, each in a commit of its own a few seconds later (delayed-commits.ts). */
+  readonly notices: DelayedCommits;
 }
 
 /** One per server (tests run several in one process). */
@@ -27,7 +30,10 @@ export function confessionEnv(deps: AppDeps): ConfessionEnv {
     const publisher = new ConfessionPublisher(transactor, (err) =>
       deps.log.error({ err }, 'announcing confessions failed'),
     );
-    env = { deps, transactor, counts, publisher };
+    const notices = new DelayedCommits(transactor, (err) =>
+      deps.log.error({ err }, 'sending confession notices failed'),
+    );
+    env = { deps, transactor, counts, publisher, notices };
     perServer.set(deps, env);
   }
   return env;
@@ -42,5 +48,6 @@ export async function closeConfessions(deps: AppDeps): Promise<void> {
   const env = perServer.get(deps);
   if (!env) return;
   await env.publisher.close();
+  await env.notices.close();
   await env.counts.close();
 }

@@ -57,8 +57,12 @@ export async function setConfessionReaction(
       await tx.run(q.countUp[reactionType], confessionId);
       env.counts.mark(confessionId);
       // Once per reactor and type: taking a reaction back and adding it again tells nobody twice.
+      // Seconds later in a commit of its own: beside the reactor's other writes it would name them.
       if (authorId !== userId && (await tx.run(q.noteReactionNotice, confessionId, userId, reactionType)) > 0)
-        await notifyReaction(tx, env.deps, authorId, confessionId, reactionType);
+        env.notices.later(tx, async (late) => {
+          if (await stillPosted(late, confessionId))
+            await notifyReaction(late, env.deps, authorId, confessionId, reactionType);
+        });
     }
   } else if ((await tx.run(q.removeReaction, confessionId, userId, reactionType)) > 0) {
     await tx.run(q.countDown[reactionType], confessionId);
@@ -115,7 +119,18 @@ export async function addComment(
   await claimNickname(tx, userId, nickname);
   await tx.run(q.bumpComments, input.confessionId);
   env.counts.mark(input.confessionId);
-  if (authorId !== userId) await notifyComment(tx, env.deps, authorId, input.confessionId, nickname, content);
+  // Seconds later in a commit of its own, as a reaction's notice.
+  if (authorId !== userId)
+    env.notices.later(tx, async (late) => {
+      if (await stillPosted(late, input.confessionId))
+        await notifyComment(late, env.deps, authorId, input.confessionId, nickname, content);
+    });
   const comment = { id: input.id, confessionId: input.confessionId, nickname, content };
   return { ...comment, createdAt: wireTime(createdAt), isMine: true };
+}
+
+/** The confession was not deleted while its notice waited (the deletion took the notices there were then). */
+async function stillPosted(tx: Tx, confessionId: string): Promise<boolean> {
+  const owner = await tx.first(q.owner, confessionId);
+  return owner !== undefined && owner.deleted_at === null;
 }

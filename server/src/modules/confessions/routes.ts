@@ -99,7 +99,7 @@ export function confessionRoutes(deps: AppDeps) {
     .delete('/:id', async (c) => {
       const id = confessionId(c);
       const userId = c.get('user').id;
-      await transactor.commit((tx) => deleteConfession(tx, userId, id));
+      await transactor.commit((tx) => deleteConfession(tx, env, userId, id));
       return c.json({ ok: true });
     });
 }

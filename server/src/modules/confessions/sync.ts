@@ -55,7 +55,7 @@ export function confessionMutationHandlers(deps: AppDeps): Pick<MutationHandlers
       // Withdrawing one's own words is never refused.
       access: 'open',
       async apply(tx, frame, actor) {
-        await deleteConfession(tx, actor.userId, frame.confessionId);
+        await deleteConfession(tx, env, actor.userId, frame.confessionId);
       },
     },
   };

@@ -121,7 +121,12 @@ export async function postConfession(
  * used), and every feed drops the card (`confession_deleted`). The change that announced it is redacted
  * too, so a pull from before it gets the deletion there, never the text. Anyone else is refused.
  */
-export async function deleteConfession(tx: Tx, userId: string, confessionId: string): Promise<void> {
+export async function deleteConfession(
+  tx: Tx,
+  env: ConfessionEnv,
+  userId: string,
+  confessionId: string,
+): Promise<void> {
   const owner = await tx.first(q.owner, confessionId);
   if (!owner || owner.deleted_at !== null) throw refusals.notFound();
   if (owner.author_id !== userId) throw refusals.notAuthor();
@@ -133,7 +138,11 @@ export async function deleteConfession(tx: Tx, userId: string, confessionId: str
   await forgetConfession(tx, confessionId);
   // A count change still waiting for its flush is skipped then: the card is gone.
   const deleted = { type: 'confession_deleted', confessionId } as const;
-  tx.emit(deleted, [audience.allStudents]);
+  // Announced seconds later in a commit of its own: beside the author's other writes of this commit (a group
+  // message flushed with it) its seq would name the author. The redaction below rewrites an old entry only.
+  env.notices.later(tx, async (late) => {
+    late.emit(deleted, [audience.allStudents]);
+  });
   // NULL: not announced yet (the publisher skips it now); 0: announced before migration 0012, pruned since.
   if (owner.posted_seq) await tx.redact(owner.posted_seq, deleted);
 }
