@@ -24,6 +24,8 @@ async function post(author: Student, content: string): Promise<string> {
   clock.advance(1000);
   const res = await server.post('/api/confessions/post', { content, emotionTag: '😏' }, author.token);
   expect(res.status).toBe(201);
+  // Others see it once announced, a few seconds later.
+  await announcePosts(server);
   return res.body.id as string;
 }
 

@@ -57,7 +57,20 @@ export async function student(
 }
 
 /** Posts through the API and returns the created confession's id. */
+/** Posts over REST and has it announced at once (others see it only then), as a few seconds later. */
 export async function postAs(
+  server: TestServer,
+  author: Student,
+  content: string,
+  emotionTag = '😊',
+): Promise<string> {
+  const id = await postUnannounced(server, author, content, emotionTag);
+  await announcePosts(server);
+  return id;
+}
+
+/** Posts over REST, leaving it to the publisher's delay: only its author sees it until then. */
+export async function postUnannounced(
   server: TestServer,
   author: Student,
   content: string,

@@ -12,6 +12,7 @@ import {
   student,
   withNickname,
   type Student,
+  postUnannounced,
 } from './confessions-helpers';
 
 let server: TestServer;
@@ -171,7 +172,7 @@ describe('confessions live through the change log', () => {
     try {
       const author = await student(own, 'CloseAuthor');
       const fan = await student(own, 'CloseFan');
-      const id = await postAs(own, author, 'last one out turns off the lights');
+      const id = await postUnannounced(own, author, 'last one out turns off the lights');
       expect(await changesAbout(own, id)).toEqual([]);
       await own.post(`/api/confessions/${id}/react`, { reactionType: 'feelYou' }, fan.token);
       expect((await changesAbout(own, id)).map((c) => c.type)).not.toContain('confession_counts');

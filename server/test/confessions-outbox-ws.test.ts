@@ -40,6 +40,7 @@ describe('confession and notification mutations over the realtime channel', () =
     expect(card.commentCount).toBe(1);
     expect(card.comments.map((c) => c.id)).toEqual([commentId]);
 
+    await sendNotices(server);
     const created = await authorWs.waitFor(
       (f) =>
         f.type === 'notification_created' &&

@@ -4,7 +4,7 @@ import { CONFESSION_SERVER_MSG, type Confession, type FeedResponse } from '@camp
 import { moderate } from '../src/lib/moderation';
 import { MAX_FEED_OFFSET } from '../src/modules/confessions/feed';
 import { startTestServer, type TestServer } from './support/test-server';
-import { createStudent, postAs, student, withNickname } from './confessions-helpers';
+import { announcePosts, createStudent, postAs, student, withNickname } from './confessions-helpers';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -31,6 +31,7 @@ describe('posting a confession', () => {
     const res = await server.post('/api/confessions/post', { content: raw, emotionTag: '😠' }, author.token);
     expect(res.status).toBe(201);
     expect(res.body.content).toBe(expected);
+    await announcePosts(server);
     const seen = (await feedOf(reader.token)).confessions.find((c) => c.id === res.body.id);
     expect(seen?.content).toBe(expected);
     expect(seen?.content).not.toMatch(/fuck|shit/i);

@@ -6,6 +6,7 @@ import {
   changesAbout,
   createStudent,
   postAs,
+  postUnannounced,
   sendNotices,
   student,
 } from './confessions-helpers';
@@ -53,7 +54,7 @@ describe('a deleted confession’s text', () => {
 
   it('is never announced when deleted before the publisher’s delay ran out', async () => {
     const author = await student(server, 'QuickRegret');
-    const id = await postAs(server, author, 'no, forget it');
+    const id = await postUnannounced(server, author, 'no, forget it');
     const del = await server.call('DELETE', `/api/confessions/${id}`, undefined, author.token);
     expect(del.status).toBe(200);
     await announcePosts(server);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Confession, ConfessionComment } from '@campus/protocol';
+import type { Confession, ConfessionComment, FeedResponse } from '@campus/protocol';
 import { createGroup } from '../src/modules/groups/service';
 import { confessionEnv } from '../src/modules/confessions/env';
 import { CONFESSION_PUBLISH_DELAY_MS } from '../src/modules/confessions/publisher';
@@ -48,8 +48,15 @@ describe('what the timing of a confession tells about its author', () => {
     await xs.waitFor((f) => f.type === 'ack' && f.mid === postMid);
     const acked = Date.now();
     const message = await ms.waitFor((f) => f.type === 'receive_group_message');
-    // The post's own commit announced nothing.
+    // The post's own commit announced nothing, and the feed does not show it yet either: polled, it would
+    // tie the card to X's message as surely as adjacent seqs. Its author sees it.
     expect(await changesAbout(server, postId)).toEqual([]);
+    const polled = (await server.get('/api/confessions/feed?limit=50', m.token))
+      .body as unknown as FeedResponse;
+    expect(polled.confessions.map((c) => c.id)).not.toContain(postId);
+    const own = (await server.get('/api/confessions/feed?limit=50', x.token)).body as unknown as FeedResponse;
+    expect(own.confessions.map((c) => c.id)).toContain(postId);
+    expect(own.total).toBe(polled.total);
 
     // Someone else writes meanwhile, as students do.
     const bs = await WsClient.connect(server, other);
@@ -62,6 +69,10 @@ describe('what the timing of a confession tells about its author', () => {
     await bs.waitFor((f) => f.type === 'ack' && f.mid === otherMid);
 
     const posted = await ms.waitFor((f) => f.type === 'confession_posted');
+    const after = (await server.get('/api/confessions/feed?limit=50', m.token))
+      .body as unknown as FeedResponse;
+    expect(after.confessions.map((c) => c.id)).toContain(postId);
+    expect(after.total).toBe(polled.total + 1);
     expect(Date.now() - acked).toBeGreaterThanOrEqual(DELAY.min - 50);
     expect(posted.seq as number).toBeGreaterThan((message.seq as number) + 1);
     const card = posted.confession as Confession;

@@ -12,19 +12,36 @@ import type { CommentRow, ConfessionRow } from './rows';
 
 const COMMENT_COLUMNS = 'author_id = ? AS is_mine, id, confession_id, nickname, content, created_at';
 
+/**
+ * A card is in the feed once the publisher announced it (posted_seq set, publisher.ts), 1–4 s after its post,
+ * except to its author: shown at once to everyone, a poll of the feed would tie it to its author's other
+ * writes of that moment, the very link the publisher's delay cuts on the live channel.
+ */
+const ANNOUNCED = '(posted_seq IS NOT NULL OR author_id = ?)';
+/** Posts waiting for the publisher (confessions_unpublished_idx: only those of the last seconds). */
+const WAITING = 'SELECT count(*) FROM confessions WHERE posted_seq IS NULL AND deleted_at IS NULL';
+
 export const feedQ = {
-  // confessions_feed_idx / confessions_college_feed_idx, newest first. Parameters: viewer, limit, offset.
+  // confessions_feed_idx / confessions_college_feed_idx, newest first. Parameters: viewer, viewer, limit,
+  // offset.
   feedAll: sql<ConfessionRow>(
-    `SELECT ${CARD_COLUMNS} FROM confessions WHERE deleted_at IS NULL
+    `SELECT ${CARD_COLUMNS} FROM confessions WHERE deleted_at IS NULL AND ${ANNOUNCED}
       ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
   ),
-  /** Parameters: viewer, college, limit, offset. */
+  /** Parameters: viewer, college, viewer, limit, offset. */
   feedCollege: sql<ConfessionRow>(
-    `SELECT ${CARD_COLUMNS} FROM confessions WHERE deleted_at IS NULL AND college = ?
+    `SELECT ${CARD_COLUMNS} FROM confessions WHERE deleted_at IS NULL AND college = ? AND ${ANNOUNCED}
       ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
   ),
-  // The tab counts, kept by triggers (migration 0005): '*' for all, 'c:<college>' for one.
-  total: sql<{ n: number }>('SELECT n FROM confession_totals WHERE scope = ?'),
+  // The tab counts, kept by triggers (migration 0005), less the posts not announced yet (for the reason
+  // above): all, and one college's ('c:<college>'; parameters: scope, college).
+  // Cast: PostgreSQL's count is a bigint, which node-postgres hands over as a string.
+  totalAll: sql<{ n: number }>(
+    `SELECT CAST(n - (${WAITING}) AS INTEGER) AS n FROM confession_totals WHERE scope = '*'`,
+  ),
+  totalCollege: sql<{ n: number }>(
+    `SELECT CAST(n - (${WAITING} AND college = ?) AS INTEGER) AS n FROM confession_totals WHERE scope = ?`,
+  ),
   // The viewer's own reactions on a page of confessions, never anyone else's: one key lookup per card
   // (user_id and confession_id both equal), not a scan of everything the viewer reacted to.
   // Parameters: viewer, ...ids.

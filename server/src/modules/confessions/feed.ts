@@ -40,13 +40,12 @@ export function feedPage(transactor: Transactor, request: FeedRequest): Promise<
       offset >= MAX_FEED_OFFSET
         ? []
         : request.college === undefined
-          ? await tx.all(feedQ.feedAll, viewer, limit, offset)
-          : await tx.all(feedQ.feedCollege, viewer, request.college, limit, offset);
-    const total = (await tx.first(feedQ.total, '*'))?.n ?? 0;
+          ? await tx.all(feedQ.feedAll, viewer, viewer, limit, offset)
+          : await tx.all(feedQ.feedCollege, viewer, request.college, viewer, limit, offset);
+    const total = (await tx.first(feedQ.totalAll))?.n ?? 0;
+    const college = request.viewerCollege;
     const collegeTotal =
-      request.viewerCollege === null
-        ? 0
-        : ((await tx.first(feedQ.total, `c:${request.viewerCollege}`))?.n ?? 0);
+      college === null ? 0 : ((await tx.first(feedQ.totalCollege, college, `c:${college}`))?.n ?? 0);
 
     const ids = rows.map((r) => r.id);
     const reactionsIn = feedQ.myReactionsIn(ids);
