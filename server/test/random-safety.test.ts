@@ -37,6 +37,12 @@ beforeAll(async () => {
 afterEach(closeAll);
 afterAll(() => server.close());
 
+/** A friend request over REST, as outside random talk. */
+async function friendRequest(from: { user: { token: string } }, to: { user: { id: string } }) {
+  const res = await server.post('/api/users/friends/requests', { to: to.user.id }, from.user.token);
+  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+}
+
 const refusal = (ws: WsClient, from = 0) => ws.waitFor((f) => f.type === 'random-refused', from);
 const resultOf = (ws: WsClient, from = 0) => ws.waitFor((f) => f.type === 'random-action-result', from);
 const rows = (q: string, ...params: SqlParam[]) => rowsOf<Record<string, unknown>>(server, q, ...params);
@@ -143,12 +149,13 @@ describe('Add Friend, Block and Report name the room', () => {
       from: { id: string };
     }[];
     expect(incoming.map((r) => r.from.id)).toEqual([ann.user.id]);
-    // After the room: still possible from the post-call screen; asking again answers as REST does.
+    // After the room: still possible from the post-call screen; asking again sends nothing more and answers
+    // as a first request does (REST's "already sent" would name someone asked before the room).
     bob.ws.send({ type: 'end-call', roomId });
     await ann.ws.waitFor(endOf(roomId));
     const from = ann.ws.frames.length;
     ann.ws.send({ type: 'random-action', roomId, action: 'add-friend' });
-    expect(await resultOf(ann.ws, from)).toMatchObject({ ok: true, message: FRIEND_SERVER_MSG.alreadySent });
+    expect(await resultOf(ann.ws, from)).toMatchObject({ ok: true, message: FRIEND_MSG.sent });
     // Bob's request crosses Ann's: friends.
     const bobFrom = bob.ws.frames.length;
     bob.ws.send({ type: 'random-action', roomId, action: 'add-friend' });
@@ -167,6 +174,25 @@ describe('Add Friend, Block and Report name the room', () => {
     expect(await rows('SELECT * FROM blocks WHERE blocker_id IN (?, ?)', ann.user.id, eve.user.id)).toEqual(
       [],
     );
+  });
+
+  it('add-friend tells a student nothing of a partner who is already a friend, or was asked before', async () => {
+    const ann = await student(server, 'Ann');
+    const bob = await student(server, 'Bob');
+    const cy = await student(server, 'Cy');
+    // Friends already (Ann asked, Bob accepted through REST), and Ann asked Cy outside random talk.
+    await friendRequest(ann, bob);
+    await friendRequest(bob, ann);
+    await friendRequest(ann, cy);
+    for (const partner of [bob, cy]) {
+      const { roomId } = await matched(ann.ws, partner.ws, 'chat');
+      const from = ann.ws.frames.length;
+      ann.ws.send({ type: 'random-action', roomId, action: 'add-friend' });
+      // What a stranger's first request gets.
+      expect(await resultOf(ann.ws, from)).toMatchObject({ ok: true, message: FRIEND_MSG.sent });
+      partner.ws.send({ type: 'end-call', roomId });
+      await ann.ws.waitFor(endOf(roomId), from);
+    }
   });
 
   it('block keeps the partner unnamed (a random block, no block_changed) and ends the live room', async () => {

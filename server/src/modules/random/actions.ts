@@ -70,9 +70,18 @@ export async function runAction(
           // side must not learn of the block, and the blocker must not be asked.
           if (await tx.first(randomBlockedSql, userId, partnerId, partnerId, userId))
             return { message: FRIEND_MSG.sent };
-          return sendFriendRequest(tx, deps, userId, partnerId);
+          try {
+            return await sendFriendRequest(tx, deps, userId, partnerId);
+          } catch (err) {
+            // Nothing was written yet. REST's "already friends" would tell the student who the stranger is.
+            if (err instanceof Refusal && err.message === FRIEND_SERVER_MSG.alreadyFriends)
+              return { message: FRIEND_MSG.sent };
+            throw err;
+          }
         });
-        return { ok: true, message: sent.message, separated: false };
+        // Nor may "already sent": it names someone the student asked before. Either way nothing more is due.
+        const message = sent.message === FRIEND_SERVER_MSG.alreadySent ? FRIEND_MSG.sent : sent.message;
+        return { ok: true, message, separated: false };
       }
       case 'block':
         await commit((tx) => randomBlock(tx, deps, userId, partnerId));
