@@ -4,10 +4,20 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { builtinModules } from 'node:module';
+
+/**
+ * Every Node built-in, as `node:fs` and as the bare `fs` (and `fs/promises`): the bare names resolve to
+ * the same modules, and in the browser or the sandboxed preload either one fails at load time.
+ */
+const NODE_BUILTINS = [
+  'node:*',
+  ...builtinModules.filter((name) => !name.startsWith('_') && !name.startsWith('node:')),
+];
 
 /** Modules the UI must never reach: Node built-ins, Electron, native database drivers. */
 const NODE_ONLY = [
-  { group: ['node:*'], message: 'UI code runs in the browser: no Node built-ins.' },
+  { group: NODE_BUILTINS, message: 'UI code runs in the browser: no Node built-ins.' },
   { group: ['electron', 'electron/*'], message: 'UI code talks to the desktop only through Platform.' },
   { group: ['better-sqlite3', 'kysely', 'hono', 'hono/*', '@hono/*'], message: 'Server-only module.' },
 ];
@@ -140,7 +150,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['node:*', 'better-sqlite3'],
+              group: [...NODE_BUILTINS, 'better-sqlite3'],
               message: 'The preload is sandboxed: Electron renderer APIs only.',
             },
           ],
