@@ -165,3 +165,22 @@ describe('usePushNotifications', () => {
     expect(denied.pushManager.subscribe).not.toHaveBeenCalled();
   });
 });
+
+describe('signing out', () => {
+  it('ends the push subscription before the worker goes, so a signed-out tab shows nobody’s notifications', async () => {
+    const unsubscribe = vi.fn(async () => true);
+    const unregister = vi.fn(async () => true);
+    const registration = {
+      pushManager: { getSubscription: vi.fn(async () => ({ unsubscribe })) },
+      unregister,
+    };
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      serviceWorker: { getRegistrations: vi.fn(async () => [registration]) },
+    });
+    const { clearLocalData } = await import('../src/features/session/cleanup');
+    await clearLocalData(undefined);
+    expect(unsubscribe).toHaveBeenCalledTimes(1);
+    expect(unregister).toHaveBeenCalledTimes(1);
+  });
+});

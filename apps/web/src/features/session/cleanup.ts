@@ -16,11 +16,22 @@ function withTimeout(work: Promise<unknown>): Promise<unknown> {
   return Promise.race([work, new Promise((resolve) => setTimeout(resolve, CLEANUP_TIMEOUT_MS))]);
 }
 
+/**
+ * Ends this browser's push subscription first: unregistering takes effect only once no page is controlled
+ * by the worker, and a signed-out tab left open would otherwise keep showing the user's notifications to
+ * whoever sits down next (the push service drops the endpoint, so the server's next push finds it gone).
+ */
 async function unregisterServiceWorkers(): Promise<void> {
   const container = navigator.serviceWorker as ServiceWorkerContainer | undefined;
   if (!container?.getRegistrations) return;
   const registrations = await container.getRegistrations();
-  await Promise.all(registrations.map((registration) => registration.unregister()));
+  await Promise.all(
+    registrations.map(async (registration) => {
+      const subscription = await registration.pushManager?.getSubscription().catch(() => null);
+      await subscription?.unsubscribe().catch(() => false);
+      await registration.unregister();
+    }),
+  );
 }
 
 /**
