@@ -41,6 +41,23 @@ describe('one URL is the whole product', () => {
     expect(asset.headers.get('cache-control')).toContain('immutable');
   });
 
+  // Rolling deploys: a browser holding the new index.html may ask an old node for the new build's assets.
+  // HTML with 200 there would be run as the script (or cached as it by the service worker): a blank page.
+  it('answers a missing hashed asset with 404, never the web app, and still falls back for client routes', async () => {
+    for (const missing of ['/assets/missing.js', '/assets/index-newhash.css', '/assets/deep/chunk.js']) {
+      const res = await fetch(server.url + missing);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type') ?? '').not.toContain('text/html');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(await res.text()).not.toContain('<div id="root">');
+    }
+    for (const route of ['/some/client/route', '/confessions?confessionId=c1', '/assets-page']) {
+      const res = await fetch(server.url + route);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('<div id="root">');
+    }
+  });
+
   it('answers unknown API paths with JSON 404, never the web app', async () => {
     const res = await server.get('/api/does-not-exist');
     expect(res.status).toBe(404);

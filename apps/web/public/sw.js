@@ -25,6 +25,38 @@ function assetsOf(html) {
   return [...found];
 }
 
+/**
+ * Whether a response may stand for one of the shell's files (a script, a stylesheet, a font, an image): never
+ * an HTML page. That is the app shell a node answers for a file it lacks (an older one did with 200, and a
+ * node of the old build lacks the new build's files during a rolling deploy); kept cache-first under the
+ * file's name, it would be a blank page until the next deploy.
+ */
+function isFile(response) {
+  return response.ok && !(response.headers.get('Content-Type') || '').includes('text/html');
+}
+
+/** The cached copy of a shell file; an HTML page kept under its name (by an earlier worker) is dropped. */
+async function cachedFile(cache, request) {
+  const cached = await cache.match(request);
+  if (!cached || isFile(cached)) return cached;
+  await cache.delete(request);
+  return undefined;
+}
+
+/** Cache.add, but only for a response that is the file (see isFile); rejects otherwise, as add does. */
+async function addFile(cache, path) {
+  const response = await fetch(path);
+  if (!isFile(response)) throw new TypeError(`Not the file: ${path}`);
+  await cache.put(path, response);
+}
+
+/** The /assets/… files of the build the cached index.html is of, and that index's text ('' without one). */
+async function cachedBuild(cache) {
+  const index = await cache.match(INDEX);
+  const html = index ? await index.text() : '';
+  return { html, assets: assetsOf(html) };
+}
+
 /** Every built asset, from the list the build writes (vite.config.ts); none when there is no such list. */
 async function manifestAssets() {
   try {
@@ -40,17 +72,34 @@ async function manifestAssets() {
 }
 
 /**
- * Brings the cache to the current build: adds the assets it lacks and drops those of older builds (hashed
- * names: what is cached never goes stale, it only piles up). Without a list, nothing is dropped.
+ * Set when the last sync left the cache short of the cached index's build (a list from another build, a file
+ * not fetched, a newer index meanwhile): the next navigation syncs again, not only the next deploy's.
  */
-async function syncAssets(extra = []) {
+let behind = false;
+
+/**
+ * Brings the cache to the build of the cached index.html: adds the assets it lacks and drops those of older
+ * builds (hashed names: what is cached never goes stale, it only piles up). The list of a build names every
+ * file under /assets/, so one that lacks a file this index loads is another build's: during a rolling deploy
+ * an old node may answer it after a new one served the index. Such a list is ignored (it would drop the new
+ * build and bring back the old); without a trusted list only the index's own files are fetched, none dropped.
+ */
+async function syncAssets() {
   const cache = await caches.open(CACHE);
+  const build = await cachedBuild(cache);
   const listed = await manifestAssets();
-  const wanted = new Set([...(listed || []), ...extra]);
+  const trusted = listed && build.assets.every((path) => listed.includes(path)) ? listed : null;
+  const wanted = new Set([...build.assets, ...(trusted || [])]);
   const missing = [];
-  for (const path of wanted) if (!(await cache.match(path))) missing.push(path);
-  await Promise.allSettled(missing.map((path) => cache.add(path)));
-  if (!listed) return;
+  for (const path of wanted) if (!(await cachedFile(cache, path))) missing.push(path);
+  const added = await Promise.allSettled(missing.map((path) => addFile(cache, path)));
+  const changed = (await cachedBuild(cache)).html !== build.html;
+  behind = (listed !== null && !trusted) || changed || added.some((result) => result.status === 'rejected');
+  if (trusted && !changed) await dropUnlisted(cache, wanted);
+}
+
+/** Drops the assets of other builds (those the trusted list and the cached index do not name). */
+async function dropUnlisted(cache, wanted) {
   for (const request of await cache.keys()) {
     const { pathname } = new URL(request.url);
     if (pathname.startsWith('/assets/') && !wanted.has(pathname)) await cache.delete(request);
@@ -61,10 +110,9 @@ async function precache() {
   const cache = await caches.open(CACHE);
   const response = await fetch('/', { cache: 'no-cache' });
   if (!response.ok) return;
-  const html = await response.clone().text();
   await cache.put(INDEX, response);
-  await Promise.allSettled(STATIC_FILES.map((path) => cache.add(path)));
-  await syncAssets(assetsOf(html));
+  await Promise.allSettled(STATIC_FILES.map((path) => addFile(cache, path)));
+  await syncAssets();
 }
 
 self.addEventListener('install', (event) => {
@@ -95,8 +143,9 @@ async function navigate(request, waitUntil) {
       const html = await response.clone().text();
       const changed = !previous || (await previous.text()) !== html;
       await cache.put(INDEX, response.clone());
-      // Only for a new build: a sync during every load would compete with the page's own asset requests.
-      if (changed) waitUntil(syncOnce());
+      // Only for a new build (or one the last sync left incomplete): a sync during every load would compete
+      // with the page's own asset requests.
+      if (changed || behind) waitUntil(syncOnce());
     }
     return response;
   } catch (error) {
@@ -113,13 +162,13 @@ function syncOnce() {
   return syncing;
 }
 
-/** Hashed assets never change: the cache first, otherwise the network, kept as they come. */
+/** Hashed assets never change: the cache first, otherwise the network, kept as they come if they are the file. */
 async function asset(request) {
   const cache = await caches.open(CACHE);
-  const cached = await cache.match(request);
+  const cached = await cachedFile(cache, request);
   if (cached) return cached;
   const response = await fetch(request);
-  if (response.ok) await cache.put(request, response.clone());
+  if (isFile(response)) await cache.put(request, response.clone());
   return response;
 }
 
@@ -128,10 +177,10 @@ async function staticFile(request) {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(request);
-    if (response.ok) await cache.put(request, response.clone());
+    if (isFile(response)) await cache.put(request, response.clone());
     return response;
   } catch (error) {
-    const cached = await cache.match(request);
+    const cached = await cachedFile(cache, request);
     if (cached) return cached;
     throw error;
   }
@@ -153,7 +202,7 @@ self.addEventListener('message', (event) => {
   if (!data || data.type !== 'cache-assets' || !Array.isArray(data.paths)) return;
   const paths = data.paths.filter((path) => typeof path === 'string' && path.startsWith('/assets/'));
   event.waitUntil(
-    caches.open(CACHE).then((cache) => Promise.allSettled(paths.map((path) => cache.add(path)))),
+    caches.open(CACHE).then((cache) => Promise.allSettled(paths.map((path) => addFile(cache, path)))),
   );
 });
 
