@@ -300,6 +300,37 @@ describe('ringing and answering', () => {
     expect(annWs.frames.some(frameOf('call:ringing', nowhere))).toBe(false);
   });
 
+  it('an answer to a call the caller cancelled meanwhile is told it is over; a stranger’s answer gets nothing', async () => {
+    const {
+      users: [ann, bob],
+      sockets: [annWs, bobWs],
+    } = await online(server, 'Ann', 'Bob');
+    await befriend(server, ann, bob);
+    const id = offer(annWs, bob);
+    await bobWs.waitFor(frameOf('call:offer', id));
+    // Bob's network drops while it rings, and Ann's cancel goes nowhere.
+    bobWs.kill();
+    await bobWs.waitClose();
+    hangUp(annWs, id, bob);
+    await annWs.waitFor((f) => f.type === 'call_logged');
+    // Back online, his device still shows the call: he taps Accept.
+    const bob2 = await WsClient.connect(server, bob);
+    answer(bob2, id, ann);
+    expect(await bob2.waitFor(endOf(id))).toEqual({ type: 'call:end', callId: id, reason: 'unknown' });
+
+    // Anyone else answering that call id learns nothing of it, and Ann hears nothing either way.
+    const eve = await createUser(server, 'Eve');
+    const eveWs = await WsClient.connect(server, eve);
+    answer(eveWs, id, ann);
+    // Bob naming someone else than the caller.
+    const before = bob2.frames.length;
+    answer(bob2, id, eve);
+    await WsClient.settle();
+    expect(callFrames(eveWs)).toEqual([]);
+    expect(bob2.frames.slice(before).filter(endOf(id))).toEqual([]);
+    expect(annWs.frames.some(frameOf('call:answer', id))).toBe(false);
+  });
+
   it('a hang-up that arrives while the offer is still being checked cancels it: nothing rings', async () => {
     const {
       users: [ann, bob],

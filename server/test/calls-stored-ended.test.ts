@@ -24,6 +24,13 @@ describe('stored ended calls', () => {
     }
   });
 
+  it('keeps the callee, for an answer that comes after the end; a record without one still reads', () => {
+    const told = { type: 'call:end', callId, reason: 'ended', error: 'Call ended.' } as const;
+    const ended = { callerId: 'u-ann', calleeId: 'u-bob', told, until };
+    expect(endedOf(toStoredEnded(callId, ended))).toEqual({ callId, ...ended });
+    expect(endedOf(toStoredEnded(callId, { callerId: 'u-ann', told, until }))?.calleeId).toBeUndefined();
+  });
+
   it('refuses a record that is not a caller’s ending of that call', () => {
     const raw = (told: unknown, id = callId) =>
       JSON.stringify({ callId: id, callerId: 'u-ann', told, until });

@@ -79,6 +79,7 @@ async function placement(tx: ReadTx, callerId: string, calleeId: string): Promis
  *   answered or rejected included: a device ignores an end of the call it holds (it answered it) or no
  *   longer shows (it rejected it);
  * - the callee's answering connection, during the call: `call:end` ended, failed or lost;
+ * - a callee's device answering a call that is over (it missed the cancel): `call:end` unknown;
  * - a connection that takes a side over with `call:resume`: `call:resumed` (or `call:end` unknown), and for
  *   the caller of an answered call the `call:answer` again, which a device that applied it ignores.
  * A frame naming a call its sender is not a party of, or another `to` than the other party, is dropped
@@ -105,7 +106,8 @@ export class CallSignalling {
    * Calls ended lately, by id: their caller and the last word the caller was sent (or would have been, with
    * a connection up). A caller's device that heard nothing back sends its offer again (`retry`), and the
    * ending may have gone to a connection that had dropped meanwhile: without this the retry found no call
-   * and rang the callee again. Kept as long as a device may still be retrying, in Redis too (handover.ts).
+   * and rang the callee again. The callee too, whose late answer is told the call is over (answerEnded).
+   * Kept as long as a device may still be retrying, in Redis too (handover.ts).
    */
   private readonly endedCalls = new Map<string, EndedCall>();
 
@@ -273,7 +275,8 @@ export class CallSignalling {
   /** The first answer from any of the callee's devices takes the call; a later one is told it is over. */
   private answer(session: Session, frame: CallAnswerFrame): void {
     const call = this.calls.get(frame.callId);
-    if (!call || call.calleeHidden || session.userId !== call.calleeId || frame.to !== call.callerId) return;
+    if (!call) return this.answerEnded(session, frame);
+    if (call.calleeHidden || session.userId !== call.calleeId || frame.to !== call.callerId) return;
     if (call.state !== 'ringing') {
       if (call.callee !== session) session.send(ended(call.id, 'unknown'));
       return;
@@ -295,6 +298,19 @@ export class CallSignalling {
       call.caller?.send(answered);
       this.toCallee(call, 'answered_elsewhere');
     });
+  }
+
+  /**
+   * An answer to a call that ended lately: a callee's device whose connection was down when the caller
+   * cancelled missed its `call:end`, and once Accept is tapped it opens camera and microphone for a call
+   * that is gone. It is told the call is over, as a late answer to a live call is. The record outlasts the
+   * device's own ring timeout (ringTimeoutMs + reconnectGraceMs from the offer), so Accept is always in time.
+   * Only the callee the call rang hears it: anyone else learns nothing of a call id, as for a live call.
+   */
+  private answerEnded(session: Session, frame: CallAnswerFrame): void {
+    const gone = this.recentlyEnded(frame.callId);
+    if (!gone || gone.calleeId !== session.userId || frame.to !== gone.callerId) return;
+    session.send(ended(frame.callId, 'unknown'));
   }
 
   /**
@@ -556,12 +572,14 @@ export class CallSignalling {
     return true;
   }
 
-  /** What an ended call's caller was told, for a retry of its offer (endedCalls). */
+  /** What an ended call's caller was told, for a retry of its offer, and its callee (endedCalls). */
   private remember(call: LiveCall, told: CallServerFrame): void {
     const now = this.deps.now();
     const keep =
       this.timings.ringTimeoutMs + this.timings.reconnectGraceMs + REALTIME_TIMING.unansweredRetryMs;
     const gone: EndedCall = { callerId: call.callerId, told, until: now + keep };
+    // A hidden call never reached its callee: their answer to it is dropped, as while it rang.
+    if (!call.calleeHidden) gone.calleeId = call.calleeId;
     this.endedCalls.delete(call.id);
     this.endedCalls.set(call.id, gone);
     this.stored.ended(call.id, gone);

@@ -122,9 +122,13 @@ export function outcomeOf(raw: string): CallOutcome | undefined {
   return parseStored(storedOutcomeSchema, raw);
 }
 
-/** A call ended lately, for a retry of its offer (signalling.ts endedCalls): its caller and last word. */
+/**
+ * A call ended lately (signalling.ts endedCalls): its caller and last word, for a retry of its offer, and
+ * its callee when the call reached them (not hidden), for an answer that comes too late.
+ */
 export interface EndedCall {
   callerId: string;
+  calleeId?: string;
   told: CallServerFrame;
   until: number;
 }
@@ -133,6 +137,8 @@ const endedCallSchema = z
   .strictObject({
     callId: z.uuid(),
     callerId: userId,
+    // Absent from a record written before it was kept: a late answer then gets no reply, as it did.
+    calleeId: userId.optional(),
     told: z.union([callEndedFrameSchema.strict(), callRejectedFrameSchema.strict()]),
     until: ms,
   })
