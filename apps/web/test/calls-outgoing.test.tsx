@@ -58,6 +58,17 @@ describe('outgoing call overlay', () => {
     expect(peer.destroyed).toBe(true);
   });
 
+  it('a second call reuses the ICE config of the first: its TURN credentials last an hour', async () => {
+    const world = callWorld();
+    await callSam(world);
+    await offerSent(world);
+    fireEvent.click(within(overlay()).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Audio call Sam Lee' }));
+    await waitFor(() => expect(world.peers).toHaveLength(2));
+    expect(world.lastPeer().options.rtc.iceServers).toEqual(RTC.iceServers);
+    expect(world.rtcRequests).toEqual(['/api/rtc/config']);
+  });
+
   it('a video call asks for the camera too and can be forced through TURN relay by the test hook', async () => {
     localStorage.setItem(ICE_POLICY_KEY, 'relay');
     const world = callWorld();

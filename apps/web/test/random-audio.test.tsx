@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { CALL_MSG, RANDOM_MSG } from '@campus/protocol';
+import { RANDOM_TEXT } from '../src/features/random/random-state';
+import { ApiError } from '../src/lib/api';
 import { ANSWER, OFFER, RTC } from './calls-kit';
 import {
   BO,
@@ -21,10 +23,10 @@ async function finding(world: RandomWorld) {
   await screen.findByText(RANDOM_MSG.findingMatch);
 }
 
-function partnerFound(world: RandomWorld, isInitiator: boolean, secondsLeft = 600) {
+function partnerFound(world: RandomWorld, isInitiator: boolean, secondsLeft = 600, roomId = ROOM) {
   serverSends(world, {
     type: 'partner-found',
-    roomId: ROOM,
+    roomId,
     kind: 'audio',
     isInitiator,
     partner: BO,
@@ -173,5 +175,54 @@ describe('random audio call', () => {
     await waitFor(() => expect(world.client.randomSent('find-partner')).toHaveLength(1));
     expect(screen.getByTestId('location').textContent).toBe('/random-audio');
     expect(screen.getByText(RANDOM_MSG.findingMatch)).toBeTruthy();
+  });
+});
+
+describe('the ICE servers of random rooms', () => {
+  /** From the post-call screen: Start New Call, then Start, and the search is on again. */
+  async function findAgain() {
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startNewCall }));
+    fireEvent.click(screen.getByRole('button', { name: RANDOM_MSG.startAudio }));
+    await screen.findByText(RANDOM_MSG.findingMatch);
+  }
+
+  it('are fetched once for two rooms in a row: skipping through rooms does not use up the hourly limit', async () => {
+    const world = randomWorld();
+    await finding(world);
+    partnerFound(world, true);
+    await waitFor(() => expect(world.peers).toHaveLength(1));
+    fireEvent.click(screen.getByRole('button', { name: 'End' }));
+
+    await findAgain();
+    partnerFound(world, false, 600, 'room-second');
+    await waitFor(() => expect(world.peers).toHaveLength(2));
+    expect(world.lastPeer().options.rtc).toEqual({ iceServers: RTC.iceServers, iceTransportPolicy: 'relay' });
+    expect(world.rtcRequests).toEqual(['/api/rtc/config']);
+  });
+
+  it('that cannot be loaded (the hourly limit) end the room with the reason shown, not on "Connecting…"', async () => {
+    const world = randomWorld();
+    world.rtcError = new ApiError('http', 429, CALL_MSG.rateLimited, { error: CALL_MSG.rateLimited });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await finding(world);
+    partnerFound(world, true);
+    expect((await screen.findByTestId('random-error')).textContent).toBe(RANDOM_TEXT.mediaFailed);
+    expect(warn).toHaveBeenCalledWith('[random] could not connect the media', world.rtcError);
+    warn.mockRestore();
+    expect(screen.queryByText('Connecting…')).toBeNull();
+    expect(screen.getByText(RANDOM_MSG.greatChat)).toBeTruthy();
+    // The partner is not left waiting on a room without media either.
+    expect(world.client.randomSent('end-call')).toEqual([{ type: 'end-call', roomId: ROOM }]);
+    expect(tracksEnded(world.media[0]!)).toBe(true);
+    expect(world.peers).toEqual([]);
+
+    // A failure is not kept: the next room asks again.
+    world.rtcError = null;
+    await findAgain();
+    expect(screen.queryByTestId('random-error')).toBeNull();
+    partnerFound(world, true, 600, 'room-second');
+    await waitFor(() => expect(world.peers).toHaveLength(1));
+    expect(world.rtcRequests).toEqual(['/api/rtc/config', '/api/rtc/config']);
+    expect(screen.getByText('Connecting…')).toBeTruthy();
   });
 });

@@ -42,6 +42,8 @@ export interface RandomWorld extends CallWorld {
   counts: (filtersJson: string) => RandomCounts;
   /** The counts paths asked for, in order. */
   countRequests: string[];
+  /** GET /api/rtc/config fails with this while set (the hourly limit's 429, say). */
+  rtcError: Error | null;
 }
 
 export function randomWorld(): RandomWorld {
@@ -50,6 +52,7 @@ export function randomWorld(): RandomWorld {
     blurs: [],
     counts: () => ({ total: 40, waiting: { audio: 3, video: 2, chat: 5 } }),
     countRequests: [],
+    rtcError: null,
   };
 }
 
@@ -97,7 +100,10 @@ function randomApi(world: RandomWorld): ApiClient {
   const unexpected = () => Promise.reject(new Error('not used by the random screens'));
   return {
     get: <T,>(path: string, schema: { parse(data: unknown): T }) => {
-      if (path === '/api/rtc/config') return Promise.resolve(schema.parse(RTC));
+      if (path === '/api/rtc/config') {
+        world.rtcRequests.push(path);
+        return world.rtcError ? Promise.reject(world.rtcError) : Promise.resolve(schema.parse(RTC));
+      }
       if (path.startsWith('/api/random/counts')) {
         world.countRequests.push(path);
         const filters = new URL(path, 'http://x').searchParams.get('filters') ?? '';

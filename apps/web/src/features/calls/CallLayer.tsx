@@ -10,6 +10,7 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { useApi } from '../../lib/ApiContext';
 import { usePlatform } from '../../platform';
+import { useSignedInUser } from '../session/session-context';
 import { onSignOut } from '../session/sign-out-hooks';
 import { useSync } from '../sync/sync-context';
 import { CallContext, type CallApi } from './call-context';
@@ -18,7 +19,7 @@ import { CallDepsContext } from './call-deps';
 import { IncomingCallPrompt } from './IncomingCallPrompt';
 import { OngoingCallBar } from './OngoingCallBar';
 import { OutgoingCallOverlay } from './OutgoingCallOverlay';
-import { loadRtcConfig } from './rtc-config';
+import { forgetRtcConfig, loadRtcConfig } from './rtc-config';
 import './calls.css';
 
 /**
@@ -29,6 +30,7 @@ export function CallLayer({ children }: { children: ReactNode }) {
   const client = useSync();
   const platform = usePlatform();
   const api = useApi();
+  const { id: userId } = useSignedInUser();
   const deps = useContext(CallDepsContext);
   const navigate = useNavigate();
   const navigateRef = useRef(navigate);
@@ -42,7 +44,7 @@ export function CallLayer({ children }: { children: ReactNode }) {
         signals: client,
         connectionStatus: () => client.getState().status,
         platform,
-        loadRtcConfig: () => loadRtcConfig(api),
+        loadRtcConfig: () => loadRtcConfig(api, userId),
         createPeer: deps.createPeer,
         getUserMedia: deps.getUserMedia,
         ringtone: deps.createRingtone(),
@@ -57,8 +59,16 @@ export function CallLayer({ children }: { children: ReactNode }) {
     () => client.subscribe(() => controller.connectionChanged(client.getState().status)),
     [client, controller],
   );
-  // Signing out hangs up first; leaving the shell any other way (another account) does too.
-  useEffect(() => onSignOut(() => controller.dispose()), [controller]);
+  // Signing out hangs up first, and drops the user's TURN credentials; leaving the shell any other way
+  // (another account) hangs up too.
+  useEffect(
+    () =>
+      onSignOut(() => {
+        controller.dispose();
+        forgetRtcConfig(api);
+      }),
+    [controller, api],
+  );
   useEffect(() => () => controller.dispose(), [controller]);
 
   const state = useSyncExternalStore(controller.subscribe, controller.getState, controller.getState);

@@ -1,4 +1,4 @@
-import { rtcConfigSchema } from '@campus/protocol';
+import { CALL, rtcConfigSchema, type RtcConfig } from '@campus/protocol';
 import type { ApiClient } from '../../lib/api';
 import type { PeerRtcConfig } from './peer';
 
@@ -8,6 +8,13 @@ import type { PeerRtcConfig } from './peer';
  */
 export const ICE_POLICY_KEY = 'campus-talk:ice-policy';
 
+/**
+ * A fetched configuration is reused until this long before its TURN credentials expire: a random room
+ * (10 minutes at most) or a call started on it still has valid credentials for its relay's refreshes for
+ * at least this long.
+ */
+export const RTC_CONFIG_MARGIN_MS = 15 * 60_000;
+
 function icePolicy(): RTCIceTransportPolicy {
   try {
     return localStorage.getItem(ICE_POLICY_KEY) === 'relay' ? 'relay' : 'all';
@@ -16,10 +23,62 @@ function icePolicy(): RTCIceTransportPolicy {
   }
 }
 
-/** GET /api/rtc/config for each call: TURN credentials are short-lived. */
-export async function loadRtcConfig(api: ApiClient): Promise<PeerRtcConfig> {
-  const { iceServers } = await api.get('/api/rtc/config', rtcConfigSchema);
+/** One user's ICE configuration as fetched (the promise, so that two loads at once fetch once). */
+interface HeldRtcConfig {
+  userId: string;
+  config: Promise<RtcConfig>;
+  /** This device's clock; Infinity while the fetch is under way. */
+  reuseUntil: number;
+}
+
+/**
+ * The last configuration per API client (one server) for one user, in memory only (it holds credentials).
+ * GET /api/rtc/config is limited per user and hour: fetched for every call and random room, a student
+ * skipping through rooms ran out of it and could not connect any more, though each answer lasts its `ttl`.
+ */
+const held = new WeakMap<ApiClient, HeldRtcConfig>();
+
+/**
+ * The ICE servers for a call or random room of `userId`: GET /api/rtc/config, reused while its TURN
+ * credentials have more than RTC_CONFIG_MARGIN_MS left. A failed fetch is not kept: the next load asks again.
+ */
+export async function loadRtcConfig(api: ApiClient, userId: string): Promise<PeerRtcConfig> {
+  const { iceServers } = await heldConfig(api, userId);
   return { iceServers, iceTransportPolicy: icePolicy() };
+}
+
+function heldConfig(api: ApiClient, userId: string): Promise<RtcConfig> {
+  const last = held.get(api);
+  if (last?.userId === userId && Date.now() < last.reuseUntil) return last.config;
+  const fetchedAt = Date.now();
+  const entry: HeldRtcConfig = {
+    userId,
+    config: api.get('/api/rtc/config', rtcConfigSchema),
+    reuseUntil: Infinity,
+  };
+  held.set(api, entry);
+  entry.config.then(
+    (rtc) => {
+      entry.reuseUntil = fetchedAt + lifetimeMs(rtc) - RTC_CONFIG_MARGIN_MS;
+    },
+    () => {
+      if (held.get(api) === entry) held.delete(api);
+    },
+  );
+  return entry.config;
+}
+
+/**
+ * How long an answer holds: its credentials' `ttl`. Without TURN (ttl 0) nothing expires; an hour all the
+ * same, so that TURN set up on the server meanwhile is picked up.
+ */
+function lifetimeMs(rtc: RtcConfig): number {
+  return (rtc.ttl || CALL.turnCredentialTtlSeconds) * 1000;
+}
+
+/** Signing out: the user's TURN credentials do not outlive the session in memory. */
+export function forgetRtcConfig(api: ApiClient): void {
+  held.delete(api);
 }
 
 /** Whether the server handed out a TURN relay (not only STUN). */

@@ -444,10 +444,23 @@ export class RandomController {
     clearTimeout(this.findRetryTimer);
     this.set(connectedPatch(frame, this.deps.now()));
     if (frame.type !== 'partner-found' || !this.media) return;
-    this.media.connect(frame.isInitiator).catch((error: unknown) => {
-      // Logged only (spec section 8); the room stays until either side ends it.
-      console.warn('[random] could not connect the media', error);
-    });
+    const media = this.media;
+    media.connect(frame.isInitiator).catch((error: unknown) => this.mediaFailed(media, frame.roomId, error));
+  }
+
+  /**
+   * The room's media could not be set up (the ICE servers did not load: offline, or the hourly limit): no
+   * audio or video would ever flow, and both sides would wait on 'Connecting…'. The room ends as an End
+   * would, saying why; the partner hears it ended and can start anew. (A peer's own errors once it runs
+   * are only logged, spec section 8: the server ends that room.)
+   */
+  private mediaFailed(media: RoomMedia, roomId: string, error: unknown): void {
+    console.warn('[random] could not connect the media', error);
+    if (this.media !== media || this.state.roomId !== roomId || this.state.phase !== 'connected') return;
+    // Offline (one way the load fails): the server hears of it once the connection is back.
+    if (!this.send({ type: 'end-call', roomId })) this.lostRoom = roomId;
+    this.toPost('you_left');
+    this.set({ error: RANDOM_TEXT.mediaFailed });
   }
 
   private newMedia(kind: 'audio' | 'video'): RoomMedia {

@@ -157,6 +157,7 @@ export const RANDOM_TEXT = {
   queueLost: 'You lost the connection, so the search stopped. Try again when you are back online.',
   restricted: 'Random talk is not available for your account right now.',
   noAnswer: 'No answer from the server. Try again.',
+  mediaFailed: 'The call could not be connected, so this room ended. Try again.',
   actionOffline: 'You are offline. Try again when you are back online.',
 } as const;
 

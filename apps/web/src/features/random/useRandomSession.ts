@@ -4,6 +4,7 @@ import { useApi } from '../../lib/ApiContext';
 import { usePlatform } from '../../platform';
 import { CallDepsContext } from '../calls/call-deps';
 import { loadRtcConfig } from '../calls/rtc-config';
+import { useSignedInUser } from '../session/session-context';
 import { onSignOut } from '../session/sign-out-hooks';
 import { useSync } from '../sync/sync-context';
 import { RandomController } from './random-controller';
@@ -17,6 +18,7 @@ export function useRandomSession(kind: RandomKind, filters: FocusedFilters | nul
   const client = useSync();
   const platform = usePlatform();
   const api = useApi();
+  const { id: userId } = useSignedInUser();
   const callDeps = useContext(CallDepsContext);
   const { blurVideo } = useContext(RandomDepsContext);
   const [controller] = useState(
@@ -28,7 +30,7 @@ export function useRandomSession(kind: RandomKind, filters: FocusedFilters | nul
           networkDown: () => typeof navigator !== 'undefined' && navigator.onLine === false,
           platform,
           getUserMedia: callDeps.getUserMedia,
-          loadRtcConfig: () => loadRtcConfig(api),
+          loadRtcConfig: () => loadRtcConfig(api, userId),
           createPeer: callDeps.createPeer,
           blurVideo,
           now: callDeps.now,
