@@ -125,7 +125,7 @@ describe('the call layer after review', () => {
 });
 
 describe('ICE for strangers', () => {
-  it('relay only when the server hands out TURN; host candidates stay without it (one LAN, development)', () => {
+  it('relay only when the server hands out TURN; without it host candidates only, never STUN (one LAN)', () => {
     const turn = {
       iceServers: [{ urls: ['stun:t.test', 'turn:t.test:3478'] }],
       iceTransportPolicy: 'all' as const,
@@ -133,6 +133,8 @@ describe('ICE for strangers', () => {
     expect(forStrangers(turn).iceTransportPolicy).toBe('relay');
     const stunOnly = { iceServers: [{ urls: 'stun:t.test' }], iceTransportPolicy: 'all' as const };
     expect(forStrangers(stunOnly).iceTransportPolicy).toBe('all');
+    // A STUN server would hand the stranger each side's public address.
+    expect(forStrangers(stunOnly).iceServers).toEqual([]);
     expect(forStrangers({ iceServers: [], iceTransportPolicy: 'all' }).iceTransportPolicy).toBe('all');
   });
 });

@@ -90,8 +90,9 @@ export function hasRelay(rtc: PeerRtcConfig): boolean {
 /**
  * A stranger's room (random talk): only relay candidates when a TURN server is there, so neither side's IP
  * address (in the whole description) reaches the other. Without TURN (one machine, one LAN, development)
- * host candidates stay, or nothing could connect.
+ * host candidates stay, or nothing could connect; STUN servers go, since what they add is each side's public
+ * address (a deployment with STUN only connects strangers on one network, never at the price of that).
  */
 export function forStrangers(rtc: PeerRtcConfig): PeerRtcConfig {
-  return hasRelay(rtc) ? { ...rtc, iceTransportPolicy: 'relay' } : rtc;
+  return hasRelay(rtc) ? { ...rtc, iceTransportPolicy: 'relay' } : { ...rtc, iceServers: [] };
 }
