@@ -141,6 +141,61 @@ describe('blocking', () => {
     bob3.close();
   });
 
+  it('reactions, read and delivery receipts and last-active times do not cross a block', async () => {
+    const cara = await createUser(server, 'Cara');
+    const dan = await createUser(server, 'Dan');
+    const caraWs = await WsClient.connect(server, cara);
+    const danWs = await WsClient.connect(server, dan);
+    const fromDan = randomUUID();
+    const sent = danWs.mutate({ type: 'send_message', id: fromDan, to: cara.id, content: 'before' });
+    expect(await outcome(danWs, sent)).toMatchObject({ type: 'ack' });
+    await caraWs.waitFor((f) => f.type === 'receive_message');
+    expect((await server.post('/api/users/blocks', { userId: dan.id }, cara.token)).status).toBe(200);
+
+    // Reacting is writing: refused with messaging's neutral words, and nothing reaches Cara.
+    const caraFrom = caraWs.frames.length;
+    const reaction = danWs.mutate({
+      type: 'chat-reaction',
+      messageId: fromDan,
+      emoji: '🔥',
+      toUserId: cara.id,
+    });
+    expect(await outcome(danWs, reaction)).toMatchObject({ code: 'cannotMessage' });
+    // Cara reads Dan's message: her own devices hear it, Dan gets no read tick (she is here now).
+    const danFrom = danWs.frames.length;
+    const read = caraWs.mutate({
+      type: 'mark_messages_as_read',
+      messageIds: [fromDan],
+      chatPartnerId: dan.id,
+    });
+    expect(await outcome(caraWs, read)).toMatchObject({ type: 'ack' });
+    expect(await caraWs.waitFor((f) => f.type === 'peer_read_messages', caraFrom)).toMatchObject({
+      readerId: cara.id,
+      status: 'read',
+    });
+    await WsClient.settle();
+    expect(danWs.frames.slice(danFrom).filter((f) => f.type === 'peer_read_messages')).toEqual([]);
+    expect(caraWs.frames.slice(caraFrom).filter((f) => f.type === 'chat-reaction')).toEqual([]);
+
+    // Cara leaves (her last-active time is stored): Dan's conversation list and a fresh snapshot do not
+    // show it, or polling them would tell when she comes and goes.
+    caraWs.close();
+    await caraWs.waitClose();
+    await WsClient.settle(200);
+    const list = (await server.get('/api/conversations', dan.token)).body as unknown as {
+      id: string;
+      lastActiveAt: string | null;
+    }[];
+    expect(list.find((item) => item.id === cara.id)).toMatchObject({ lastActiveAt: null });
+    const fresh = await WsClient.connect(server, dan);
+    const reset = fresh.of('sync_reset')[0]!;
+    const users = reset.users as { id: string; lastActiveAt: string | null }[];
+    expect(users.find((u) => u.id === cara.id)).toMatchObject({ lastActiveAt: null });
+    const conversations = reset.conversations as { id: string; lastActiveAt: string | null }[];
+    expect(conversations.find((c) => c.id === cara.id)).toMatchObject({ lastActiveAt: null });
+    for (const ws of [danWs, fresh]) ws.close();
+  });
+
   it('blocking through the outbox ends a friendship (told to the blocker only); unblocking restores messages, presence and typing at once', async () => {
     const { ann, bob, annWs, bobWs } = await pair('Cai', 'Dee');
     await server.post('/api/users/friends/requests', { to: bob.id }, ann.token);

@@ -58,6 +58,11 @@ export async function sessionState(
   };
 }
 
+/** The people with a block between them and `userId`, either way (one read, two index lookups). */
+export async function separatedFrom(tx: Pick<ReadTx, 'all'>, userId: string): Promise<Set<string>> {
+  return new Set((await tx.all(separatedSql, userId, userId)).map((c) => c.id));
+}
+
 const NONE: readonly string[] = [];
 
 /**

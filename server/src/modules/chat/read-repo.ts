@@ -82,7 +82,16 @@ export async function listConversations(db: DB, userId: string, limit: number): 
       .execute(),
   ]);
 
-  return mergeConversations(direct, groups, limit);
+  return mergeConversations(direct, groups, limit, await separatedVia(db, userId));
+}
+
+/** The people with a block between them and `userId`, either way, through Kysely (see contacts.ts). */
+async function separatedVia(db: DB, userId: string): Promise<Set<string>> {
+  const [blocked, blockers] = await Promise.all([
+    db.selectFrom('blocks').select('blocked_id as id').where('blocker_id', '=', userId).execute(),
+    db.selectFrom('blocks').select('blocker_id as id').where('blocked_id', '=', userId).execute(),
+  ]);
+  return new Set([...blocked, ...blockers].map((row) => row.id));
 }
 
 /** A direct conversation's row as listConversations and the snapshot read it. */
@@ -101,17 +110,22 @@ export type GroupConversationListRow = GroupRow & {
   unread: number | null;
 };
 
-/** Both kinds in one list, newest first by change-log seq (one global order), the first `limit`. */
+/**
+ * Both kinds in one list, newest first by change-log seq (one global order), the first `limit`. A partner
+ * `separated` from the user by a block (either way) shows no last-active time: polled, it would tell when
+ * they come and go, as presence does not across a block.
+ */
 export function mergeConversations(
   direct: readonly DirectConversationListRow[],
   groups: readonly GroupConversationListRow[],
   limit: number,
+  separated: ReadonlySet<string>,
 ): ConversationItem[] {
   const items = [
     ...direct.map((row) => ({
       seq: row.last_seq,
       item: toDirectConversation({
-        peer: row,
+        peer: separated.has(row.id) ? { ...row, last_active_at: null } : row,
         unread_count: row.unread_count,
         last_content: row.last_content,
         last_created_at: row.last_created_at,

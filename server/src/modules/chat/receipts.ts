@@ -1,6 +1,7 @@
 import { Refusal } from '../../lib/refusal';
 import { audience } from '../../realtime/audiences';
 import { sql, type Tx } from '../../realtime/transaction';
+import { isBlockedEitherWay } from '../friends';
 import type { UserRefs } from '../users';
 
 // Only messages sent TO the reader BY the partner, and only when the status really changes.
@@ -16,6 +17,10 @@ const markDeliveredSql = sql(
 const lowerUnreadSql = sql(
   `UPDATE direct_conversations SET unread_count = CASE WHEN unread_count > ? THEN unread_count - ? ELSE 0 END
     WHERE user_id = ? AND peer_id = ?`,
+);
+// What markReadSql would change, read only (across a block nothing of the sender's message changes).
+const unreadFromSql = sql<{ one: number }>(
+  `SELECT 1 AS one FROM direct_messages WHERE id = ? AND recipient_id = ? AND sender_id = ? AND status <> 'read'`,
 );
 const messageUsersSql = sql<{ sender_id: string; recipient_id: string }>(
   'SELECT sender_id, recipient_id FROM direct_messages WHERE id = ?',
@@ -39,7 +44,9 @@ async function changedBy(tx: Tx, ids: readonly string[], update: (id: string) =>
 
 /**
  * The reader read `messageIds` from `partnerId`: they become 'read', the reader's unread count drops, and
- * both users get `peer_read_messages`. Ids that are not such messages, or already read, are skipped.
+ * both users get `peer_read_messages`. Ids that are not such messages, or already read, are skipped. Across
+ * a block either way the partner learns nothing (a read tick says the reader is here now): the messages keep
+ * their status and only the reader's own devices hear of it.
  */
 export async function markMessagesRead(
   tx: Tx,
@@ -49,7 +56,14 @@ export async function markMessagesRead(
   messageIds: readonly string[],
 ): Promise<void> {
   if (!(await refs.get(tx, partnerId))) throw new Refusal('unknownUser', 404);
-  const changed = await changedBy(tx, messageIds, (id) => tx.run(markReadSql, id, readerId, partnerId));
+  const blocked = await isBlockedEitherWay(tx, readerId, partnerId);
+  const changed = await changedBy(tx, messageIds, async (id) =>
+    blocked
+      ? (await tx.first(unreadFromSql, id, readerId, partnerId))
+        ? 1
+        : 0
+      : tx.run(markReadSql, id, readerId, partnerId),
+  );
   if (!changed.length) return;
   await tx.run(lowerUnreadSql, changed.length, changed.length, readerId, partnerId);
   tx.emit(
@@ -61,13 +75,14 @@ export async function markMessagesRead(
       chatPartnerId: partnerId,
       groupId: null,
     },
-    [audience.user(readerId), audience.user(partnerId)],
+    blocked ? [audience.user(readerId)] : [audience.user(readerId), audience.user(partnerId)],
   );
 }
 
 /**
  * Delivery receipts: `recipientId` now holds these messages (per sender). A `peer_read_messages` with
- * status 'delivered' per sender, to both users.
+ * status 'delivered' per sender, to both users; none across a block either way (it would tell the sender
+ * the recipient is online).
  */
 export async function markMessagesDelivered(
   tx: Tx,
@@ -75,6 +90,7 @@ export async function markMessagesDelivered(
   bySender: ReadonlyMap<string, readonly string[]>,
 ): Promise<void> {
   for (const [senderId, ids] of bySender) {
+    if (await isBlockedEitherWay(tx, recipientId, senderId)) continue;
     const changed = await changedBy(tx, ids, (id) => tx.run(markDeliveredSql, id, recipientId));
     if (!changed.length) continue;
     tx.emit(
@@ -121,6 +137,8 @@ export async function setReaction(
         ? row.sender_id
         : undefined;
   if (!other || other !== input.toUserId) throw new Refusal('unknownMessage', 400);
+  // Reacting is writing to them: refused across a block either way, with messaging's neutral text.
+  if (await isBlockedEitherWay(tx, userId, other)) throw new Refusal('cannotMessage', 403);
   if (input.emoji) await tx.run(setReactionSql, input.messageId, userId, input.emoji);
   else await tx.run(removeReactionSql, input.messageId, userId);
   tx.emit(

@@ -4,6 +4,7 @@ import { inList } from '../../lib/db/portable-sql';
 import type { SnapshotBody } from '../../realtime/registry';
 import { sql } from '../../realtime/transaction';
 import { toUserListEntry, toUserRef, type UserListRow } from '../users';
+import { separatedFrom } from './contacts';
 import { NEWEST_GROUP_MESSAGE_ID } from './group-activity';
 import { toGroup } from './mappers';
 import {
@@ -67,7 +68,9 @@ export async function buildSnapshot(deps: AppDeps, userId: string): Promise<Snap
   return deps.transactor.read(async (tx) => {
     const direct = await tx.all(directConversationsSql, userId, limit);
     const groupRows = await tx.all(userGroupsSql, userId, userId, userId);
-    const conversations = mergeConversations(direct, groupRows.slice(0, limit), limit);
+    // Across a block no last-active time, in the conversations or the user list (mergeConversations).
+    const separated = await separatedFrom(tx, userId);
+    const conversations = mergeConversations(direct, groupRows.slice(0, limit), limit, separated);
     // The user list: everyone the snapshot names, from the rows already read where they are in them.
     const known = new Map<string, UserListRow>();
     for (const row of direct) known.set(row.id, row);
@@ -95,7 +98,8 @@ export async function buildSnapshot(deps: AppDeps, userId: string): Promise<Snap
     // By id, as the query that read them all returned them.
     const users = [...ids].sort().flatMap((id) => {
       const row = known.get(id);
-      return row ? [toUserListEntry(row)] : [];
+      if (!row) return [];
+      return [toUserListEntry(separated.has(id) ? { ...row, last_active_at: null } : row)];
     });
     return { conversations, groups, messages, groupMessages, users };
   });
