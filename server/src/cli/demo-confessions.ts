@@ -57,7 +57,8 @@ export async function seedDemoConfessions(deps: AppDeps, clock: { advance(ms: nu
   );
   const comment = { id: COMMENT.id, confessionId: COMMENT.on, content: COMMENT.content };
   await transactor.commit((tx) => addComment(tx, env, ids[COMMENT.by], comment));
-  // The seed exits soon after: the posts are announced and the counts sent now, not seconds later.
+  // The seed exits soon after: the posts are announced, the notices and the counts sent now, not seconds later.
   await env.publisher.flush();
+  await env.notices.flush();
   await env.counts.flush();
 }
