@@ -43,15 +43,21 @@ function node(key: string, events: string[], name: string, state?: LeaseState) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Node `name` on a lease of its own (a fresh key), connected and holding it. */
+async function holder(events: string[], name: string, state?: LeaseState) {
+  const key = `ct-test-${randomUUID()}:lease`;
+  const held = node(key, events, name, state);
+  await held.client.connect();
+  held.lease.start();
+  await until(() => held.lease.held, `${name} to hold the lease`, 3000);
+  return { ...held, key };
+}
+
 describe('the coordinator lease', () => {
   it('one holder at a time; released, the other takes it at its next try', async () => {
-    const key = `ct-test-${randomUUID()}:lease`;
     const events: string[] = [];
-    const a = node(key, events, 'a');
-    await a.client.connect();
-    a.lease.start();
-    await until(() => a.lease.held, 'A to hold the lease', 3000);
-    const b = node(key, events, 'b');
+    const a = await holder(events, 'a');
+    const b = node(a.key, events, 'b');
     await b.client.connect();
     b.lease.start();
     await sleep(300);
@@ -90,12 +96,8 @@ describe('the coordinator lease', () => {
   });
 
   it('a holder whose renewal never answers (a silently dead link) hears it lost at its deadline, then retries', async () => {
-    const key = `ct-test-${randomUUID()}:lease`;
     const events: string[] = [];
-    const a = node(key, events, 'a');
-    await a.client.connect();
-    a.lease.start();
-    await until(() => a.lease.held, 'A to hold the lease', 3000);
+    const a = await holder(events, 'a');
 
     // Every renewal from now on hangs: no error, no answer (a half-open TCP connection).
     const answering = a.client.eval.bind(a.client);
@@ -119,12 +121,8 @@ describe('the coordinator lease', () => {
   });
 
   it('a state write Redis did not answer is sent again, ahead of what came after it, before flush resolves', async () => {
-    const key = `ct-test-${randomUUID()}:lease`;
-    const stateKey = `${key}:state`;
-    const a = node(key, [], 'a', { keys: [stateKey], ttlMs: 60_000 });
-    await a.client.connect();
-    a.lease.start();
-    await until(() => a.lease.held, 'A to hold the lease', 3000);
+    const stateKey = `ct-test-${randomUUID()}:state`;
+    const a = await holder([], 'a', { keys: [stateKey], ttlMs: 60_000 });
 
     // The next state write fails as a blip would fail it (never applied); renewals go through.
     const send = a.client.eval.bind(a.client);

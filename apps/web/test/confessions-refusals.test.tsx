@@ -41,6 +41,13 @@ function serverWithOneCard() {
   return { ...server, feedLoads };
 }
 
+/** Posts through the composer: queued in the outbox (the scripted server answers only when told). */
+function queuePost(text: string) {
+  fireEvent.click(screen.getByRole('button', { name: CONFESSION_MSG.postButton }));
+  fireEvent.change(screen.getByLabelText('Your confession'), { target: { value: text } });
+  fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+}
+
 const commentCount = () => within(card('Poet')).getByRole('button', { name: /^Comment/ }).textContent;
 
 async function commentThroughOutbox(text: string) {
@@ -92,9 +99,7 @@ describe('refused outbox writes', () => {
     const { feedLoads } = serverWithOneCard();
     const server = renderConfessions();
     await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
-    fireEvent.click(screen.getByRole('button', { name: CONFESSION_MSG.postButton }));
-    fireEvent.change(screen.getByLabelText('Your confession'), { target: { value: 'queued post' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+    queuePost('queued post');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
     // Queued through the outbox, shown on top at once, and still pending.
     await waitFor(() => expect(cards()).toHaveLength(2), SLOW);
@@ -117,9 +122,7 @@ describe('refused while the feed is closed', () => {
     const { feedLoads } = serverWithOneCard();
     const server = renderConfessions();
     await waitFor(() => expect(cards()).toHaveLength(1), SLOW);
-    fireEvent.click(screen.getByRole('button', { name: CONFESSION_MSG.postButton }));
-    fireEvent.change(screen.getByLabelText('Your confession'), { target: { value: 'queued post' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+    queuePost('queued post');
     await waitFor(() => expect(server.received('confession_post')).toHaveLength(1), SLOW);
 
     fireEvent.click(screen.getByRole('link', { name: 'Talk' }));
