@@ -28,6 +28,15 @@ async function connect(node: TestServer, user: TestUser) {
 const messageId = (f: Frame) => (f.message as { id: string } | undefined)?.id;
 const received = (client: WsClient, id: string) =>
   client.waitFor((f) => f.type === 'receive_message' && messageId(f) === id);
+const typingFrom = (user: TestUser) => (f: Frame) => f.type === 'peer_typing' && f.fromUserId === user.id;
+const groupTypingFrom = (user: TestUser) => (f: Frame) =>
+  f.type === 'group_member_typing' && f.fromUserId === user.id;
+/** Opens the chat with `peer` and answers the online list it brings (a contact's presence, or nobody's). */
+const onlineListOnOpening = async (client: WsClient, peer: TestUser) => {
+  const from = client.frames.length;
+  client.send({ type: 'join_chat', peerId: peer.id });
+  return (await client.waitFor((f) => f.type === 'online_users_list', from)).userIds as string[];
+};
 
 beforeAll(async () => {
   await requireRedis();
@@ -201,5 +210,78 @@ describe('two nodes sharing one database and one Redis', () => {
     sub.disconnect(true);
     await received(i, id);
     await sub.subscribe(channel);
+  });
+});
+
+describe('who counts as a contact, across nodes', () => {
+  it("a block made on node A reaches the blocked user's connection on node B: no typing or presence, until the unblock", async () => {
+    const [ann, bob, cal] = [
+      await createUser(nodeA, 'Ann'),
+      await createUser(nodeA, 'Bob'),
+      await createUser(nodeA, 'Cal'),
+    ];
+    const annA = await connect(nodeA, ann);
+    const bobB = await connect(nodeB, bob);
+    // Contacts by a message, and members of Cal's group.
+    const id = randomUUID();
+    annA.mutate({ type: 'send_message', id, to: bob.id, content: 'hi' });
+    await received(bobB, id);
+    const made = await nodeA.post('/api/groups', { name: 'Lab', memberIds: [ann.id, bob.id] }, cal.token);
+    expect(made.status).toBe(201);
+    const groupId = made.body.id as string;
+    await bobB.waitFor((f) => f.type === 'group_joined');
+    await annA.waitFor((f) => f.type === 'group_joined');
+    bobB.send({ type: 'typing', roomId: ann.id });
+    await annA.waitFor(typingFrom(bob));
+
+    expect((await nodeA.post('/api/users/blocks', { userId: bob.id }, ann.token)).status).toBe(200);
+    // What reaches a node from Redis is checked: a reunite without its `contacts` is dropped, not applied.
+    const forged = JSON.stringify({ k: 'reunite', a: ann.id, b: bob.id });
+    await nodeA.redis!.client.publish(`${redis.prefix}:ephemeral`, `elsewhere\ncontacts\n${forged}`);
+    await WsClient.settle(300);
+    const [annAt, bobAt] = [annA.frames.length, bobB.frames.length];
+    bobB.send({ type: 'typing', roomId: ann.id });
+    annA.send({ type: 'typing', groupId });
+    expect(await onlineListOnOpening(bobB, ann)).toEqual([]);
+    await WsClient.settle(200);
+    expect(annA.frames.slice(annAt).filter(typingFrom(bob))).toEqual([]);
+    expect(bobB.frames.slice(bobAt).filter(groupTypingFrom(ann))).toEqual([]);
+
+    // Lifted on node A: on node B Bob hears Ann again without reconnecting.
+    const back = bobB.frames.length;
+    expect((await nodeA.call('DELETE', `/api/users/blocks/${bob.id}`, undefined, ann.token)).status).toBe(
+      200,
+    );
+    await bobB.waitFor((f) => f.type === 'user_online' && f.userId === ann.id, back);
+    bobB.send({ type: 'typing', roomId: ann.id });
+    await annA.waitFor(typingFrom(bob), annAt);
+    annA.send({ type: 'typing', groupId });
+    await bobB.waitFor(groupTypingFrom(ann), back);
+    expect(await onlineListOnOpening(bobB, ann)).toEqual([ann.id]);
+  });
+
+  it("an unfriend made on node A reaches the former friend's connection on node B: no typing or presence", async () => {
+    const [dan, eli] = [await createUser(nodeA, 'Dan'), await createUser(nodeA, 'Eli')];
+    // A request each way: the second accepts the first.
+    expect((await nodeA.post('/api/users/friends/requests', { to: eli.id }, dan.token)).status).toBe(200);
+    const crossed = await nodeA.post('/api/users/friends/requests', { to: dan.id }, eli.token);
+    expect(crossed.body).toMatchObject({ outcome: 'accepted' });
+    const danA = await connect(nodeA, dan);
+    const eliB = await connect(nodeB, eli);
+    eliB.send({ type: 'typing', roomId: dan.id });
+    await danA.waitFor(typingFrom(eli));
+
+    expect((await nodeA.call('DELETE', `/api/users/friends/${eli.id}`, undefined, dan.token)).status).toBe(
+      200,
+    );
+    await WsClient.settle(300);
+    const danAt = danA.frames.length;
+    eliB.send({ type: 'typing', roomId: dan.id });
+    expect(await onlineListOnOpening(eliB, dan)).toEqual([]);
+    eliB.close();
+    await eliB.waitClose();
+    await WsClient.settle(300);
+    expect(danA.frames.slice(danAt).filter(typingFrom(eli))).toEqual([]);
+    expect(danA.frames.slice(danAt).filter((f) => f.type === 'user_offline')).toEqual([]);
   });
 });

@@ -134,6 +134,19 @@ describe('presence across two nodes sharing one Redis', () => {
     ]);
   });
 
+  it('the friends list asked on node A shows a friend connected only on node B online', async () => {
+    const mo = await createUser(nodeA, 'Mo');
+    const ned = await createUser(nodeA, 'Ned');
+    // A request each way: the second accepts the first.
+    await nodeA.post('/api/users/friends/requests', { to: ned.id }, mo.token);
+    await nodeA.post('/api/users/friends/requests', { to: mo.id }, ned.token);
+    const friendsOfMo = async () => (await nodeA.get('/api/users/friends', mo.token)).body;
+    expect(await friendsOfMo()).toEqual([expect.objectContaining({ id: ned.id, online: false })]);
+
+    await connect(nodeB, ned);
+    expect(await friendsOfMo()).toEqual([expect.objectContaining({ id: ned.id, online: true })]);
+  });
+
   it('online_count counts distinct users on every node', async () => {
     const gus = await createUser(nodeA, 'Gus');
     const hal = await createUser(nodeA, 'Hal');

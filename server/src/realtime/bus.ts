@@ -1,4 +1,5 @@
-import type { Change, EphemeralFrame } from '@campus/protocol';
+import { z } from 'zod';
+import { frameId, type Change, type EphemeralFrame } from '@campus/protocol';
 import type { Audience } from './audiences';
 
 /** A change after commit: the object and its wire JSON, serialised once and reused for every push. */
@@ -45,9 +46,28 @@ export interface EphemeralTarget {
   exceptUserId?: string;
 }
 
+/**
+ * Who may hear whom changed between two users, after the commit that changed it: each node applies it to
+ * its own connections of either (hub.ts), since a connection keeps its contacts and separations in memory
+ * and the other's connections may be on any node. Never stored: a connection signing in later reads them.
+ * With REDIS_URL it crosses nodes as an internal message, parsed with this schema all the same.
+ */
+export const contactChangeSchema = z.discriminatedUnion('k', [
+  // `a` blocked `b`: separated, no longer contacts.
+  z.object({ k: z.literal('separate'), a: frameId, b: frameId }),
+  // No block either way remains: no longer separated, and contacts again when `contacts` (they share one).
+  z.object({ k: z.literal('reunite'), a: frameId, b: frameId, contacts: z.boolean() }),
+  // An unfriend that left them sharing nothing: no longer contacts (not separated: a later chat may join them).
+  z.object({ k: z.literal('part'), a: frameId, b: frameId }),
+]);
+export type ContactChange = z.infer<typeof contactChangeSchema>;
+
 export interface EphemeralBus {
   publish(target: EphemeralTarget, frame: EphemeralFrame): void;
   subscribe(listener: (target: EphemeralTarget, json: string) => void): () => void;
+  /** Delivered to this node's subscribers at once (before it returns), then to every other node's. */
+  publishContacts(change: ContactChange): void;
+  subscribeContacts(listener: (change: ContactChange) => void): () => void;
 }
 
 /** Subscribers are called synchronously, in subscription order; one failing does not stop the others. */
@@ -85,8 +105,11 @@ export function inProcessChangeBus(onError: (err: unknown) => void): ChangeBus {
 
 export function inProcessEphemeralBus(onError: (err: unknown) => void): EphemeralBus {
   const listeners = new Listeners<[EphemeralTarget, string]>(onError);
+  const contactListeners = new Listeners<[ContactChange]>(onError);
   return {
     publish: (target, frame) => listeners.call(target, JSON.stringify(frame)),
     subscribe: (listener) => listeners.add(listener),
+    publishContacts: (change) => contactListeners.call(change),
+    subscribeContacts: (listener) => contactListeners.add(listener),
   };
 }

@@ -54,10 +54,14 @@ export class Connection
   private registered = false;
   private queued: string[] = [];
   /**
-   * Blocks (true) and unblocks (false, with whether they are contacts) that committed while the features
-   * read the contacts at sign-in: the read may predate them, so they are applied after it, in order.
+   * Blocks, unblocks (with whether they are contacts) and unfriends that committed while the features read
+   * the contacts at sign-in: the read may predate them, so they are applied after it, in order.
    */
-  private separationsWhileOpening: [userId: string, separated: boolean, contact: boolean][] = [];
+  private contactChangesWhileOpening: [
+    userId: string,
+    change: 'separate' | 'reunite' | 'part',
+    contact: boolean,
+  ][] = [];
   private readonly stream: ChangeStream;
   private readonly helloTimer: NodeJS.Timeout;
   /** This socket in the live-socket registry, from the hello on: revoking its session closes it. */
@@ -102,19 +106,28 @@ export class Connection
   }
 
   separateFrom(userId: string): void {
-    if (this.state === 'auth') return void this.separationsWhileOpening.push([userId, true, false]);
+    if (this.state === 'auth') return void this.contactChangesWhileOpening.push([userId, 'separate', false]);
     this.separated.add(userId);
-    this.contacts.delete(userId);
-    // Their chat open here would keep their presence coming (presence watchers): close it for presence.
-    if (this.chatOpenWith === userId) this.openChat(undefined);
+    this.forgetContact(userId);
   }
 
   reuniteWith(userId: string, contact: boolean): void {
-    if (this.state === 'auth') return void this.separationsWhileOpening.push([userId, false, contact]);
+    if (this.state === 'auth') return void this.contactChangesWhileOpening.push([userId, 'reunite', contact]);
     this.separated.delete(userId);
     if (!contact || userId === this.userId || this.contacts.has(userId)) return;
     this.contacts.add(userId);
     this.rt.presence.contactsAdded(this, [userId]);
+  }
+
+  partFrom(userId: string): void {
+    if (this.state === 'auth') return void this.contactChangesWhileOpening.push([userId, 'part', false]);
+    this.forgetContact(userId);
+  }
+
+  private forgetContact(userId: string): void {
+    this.contacts.delete(userId);
+    // Their chat open here would keep their presence coming (presence watchers): close it for presence.
+    if (this.chatOpenWith === userId) this.openChat(undefined);
   }
 
   openChat(peerId: string | undefined): void {
@@ -313,16 +326,16 @@ export class Connection
     for (const key of opened.audiences) this.joinAudience(key);
     for (const id of opened.separated ?? []) this.separated.add(id);
     for (const id of opened.contacts) if (id !== this.userId) this.contacts.add(id);
-    for (const [id, separated, contact] of this.separationsWhileOpening) {
-      if (separated) {
-        this.separated.add(id);
-        this.contacts.delete(id);
-      } else {
+    for (const [id, change, contact] of this.contactChangesWhileOpening) {
+      if (change === 'reunite') {
         this.separated.delete(id);
         if (contact && id !== this.userId) this.contacts.add(id);
+        continue;
       }
+      if (change === 'separate') this.separated.add(id);
+      this.contacts.delete(id);
     }
-    this.separationsWhileOpening = [];
+    this.contactChangesWhileOpening = [];
     // Contacts a change taught meanwhile (a new group's members) included: none across a block.
     for (const id of this.separated) this.contacts.delete(id);
     this.state = 'ready';

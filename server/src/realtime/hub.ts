@@ -1,6 +1,6 @@
 import type { EphemeralFrame } from '@campus/protocol';
 import type { Audience } from './audiences';
-import type { ChangeBus, CommittedChange, EphemeralBus, EphemeralTarget } from './bus';
+import type { ChangeBus, CommittedChange, ContactChange, EphemeralBus, EphemeralTarget } from './bus';
 import type { RedisPresence } from './redis-presence';
 
 /** What the hub needs of a WebSocket connection (realtime/connection.ts implements it). */
@@ -23,6 +23,8 @@ export interface HubConnection {
   separateFrom(userId: string): void;
   /** The block is gone: no longer separated, and a contact again when `contact` (they share something). */
   reuniteWith(userId: string, contact: boolean): void;
+  /** No longer friends, and sharing nothing else: `userId` is no contact (presence, typing). */
+  partFrom(userId: string): void;
   /** Whether a block (either way) stands between this user and `userId`: one Set lookup. */
   isSeparatedFrom(userId: string): boolean;
 }
@@ -48,15 +50,17 @@ export interface RealtimeHub {
   /** Distinct users with a live connection on any node, like isOnlineAnywhere. */
   onlineCountAnywhere(): Promise<number>;
   /**
-   * The two are separated on every live connection of either (a block): no presence or typing between them
-   * from now on, in a group they share too. This node's connections only, like the rest of the hub's state;
-   * a connection still signing in applies it once its contacts are read (realtime/connection.ts). `a` is
-   * the one who blocked. Runs after the block's commit, whether or not either is connected.
+   * The two are separated on every live connection of either, on every node (a block): no presence or typing
+   * between them from now on, in a group they share too. This node's connections at once, the other nodes'
+   * when the message reaches them (the ephemeral bus); a connection still signing in applies it once its
+   * contacts are read (realtime/connection.ts). `a` is the one who blocked. Runs after the block's commit,
+   * whether or not either is connected.
    */
   separate(a: string, b: string): void;
   /**
    * Features that keep live state between two people (a call) hear of every separation, after its commit
-   * and outside any transaction. Returns the unsubscribe.
+   * and outside any transaction, on the node that made it only (a coordinated feature forwards it to the node
+   * that runs it). Returns the unsubscribe.
    */
   onSeparate(listener: (blockerId: string, blockedId: string) => void): () => void;
   /**
@@ -66,10 +70,17 @@ export interface RealtimeHub {
   accessChanged(userId: string): void;
   onAccessChanged(listener: (userId: string) => void): () => void;
   /**
-   * The reverse of `separate` (no block either way remains): on every live connection of either they are
-   * no longer separated, and contacts again if `contacts` (they share a chat, a group or a friendship).
+   * The reverse of `separate` (no block either way remains): on every live connection of either, on every
+   * node as `separate` is, they are no longer separated, and contacts again if `contacts` (they share a
+   * chat, a group or a friendship).
    */
   reunite(a: string, b: string, contacts: boolean): void;
+  /**
+   * The two are no longer contacts on any live connection of either, on every node as `separate` is: their
+   * friendship ended and they share no chat with a message and no group (the caller read it in the commit).
+   * Not separated: a first message or a shared group makes them contacts again.
+   */
+  part(a: string, b: string): void;
   close(): void;
 }
 
@@ -96,6 +107,7 @@ export class Hub implements RealtimeHub {
     this.unsubscribe = [
       changes.subscribe((items) => this.fanOut(items)),
       ephemeral.subscribe((target, json) => this.deliverEphemeral(target, json)),
+      ephemeral.subscribeContacts((change) => this.applyContacts(change)),
     ];
   }
 
@@ -138,8 +150,8 @@ export class Hub implements RealtimeHub {
   }
 
   separate(a: string, b: string): void {
-    for (const conn of this.byUser.get(a) ?? []) conn.separateFrom(b);
-    for (const conn of this.byUser.get(b) ?? []) conn.separateFrom(a);
+    // The bus applies it to this node's connections before it returns: the listeners see them separated.
+    this.ephemeral.publishContacts({ k: 'separate', a, b });
     for (const listener of this.separationListeners) listener(a, b);
   }
 
@@ -162,8 +174,11 @@ export class Hub implements RealtimeHub {
   }
 
   reunite(a: string, b: string, contacts: boolean): void {
-    for (const conn of this.byUser.get(a) ?? []) conn.reuniteWith(b, contacts);
-    for (const conn of this.byUser.get(b) ?? []) conn.reuniteWith(a, contacts);
+    this.ephemeral.publishContacts({ k: 'reunite', a, b, contacts });
+  }
+
+  part(a: string, b: string): void {
+    this.ephemeral.publishContacts({ k: 'part', a, b });
   }
 
   /** Returns whether it is the user's first connection here. */
@@ -257,6 +272,17 @@ export class Hub implements RealtimeHub {
         }
       }
     }
+  }
+
+  /** A contact change made on any node, to this node's connections of either user. */
+  private applyContacts(change: ContactChange): void {
+    const apply = (conn: HubConnection, other: string) => {
+      if (change.k === 'separate') conn.separateFrom(other);
+      else if (change.k === 'reunite') conn.reuniteWith(other, change.contacts);
+      else conn.partFrom(other);
+    };
+    for (const conn of this.byUser.get(change.a) ?? []) apply(conn, change.b);
+    for (const conn of this.byUser.get(change.b) ?? []) apply(conn, change.a);
   }
 
   private deliverEphemeral(target: EphemeralTarget, json: string): void {

@@ -7,9 +7,11 @@ import { createLiveSockets, type LiveSockets } from '../lib/auth/live-sockets';
 import type { Logger } from '../lib/logger';
 import type { Audience } from './audiences';
 import {
+  contactChangeSchema,
   Listeners,
   type ChangeBus,
   type CommittedChange,
+  type ContactChange,
   type EphemeralBus,
   type EphemeralTarget,
 } from './bus';
@@ -337,23 +339,36 @@ export class RedisChangeBus implements ChangeBus {
   }
 }
 
+/** The first line of a contact change on the `ephemeral` channel (a frame's is its JSON target, `{…}`). */
+const CONTACTS_HEAD = 'contacts';
+
 /**
  * Ephemeral frames across nodes: delivered here at once, and published as `{u, a, x}` (users, audience,
  * except) on one line and the frame's json on the next; every other node delivers to its own connections.
+ * Contact changes (a block, an unblock, an unfriend) share the channel, so they stay in order with the
+ * frames this node publishes: `contacts` on one line, the change's json on the next, checked against its
+ * schema on arrival.
  */
 export class RedisEphemeralBus implements EphemeralBus {
   private readonly listeners: Listeners<[EphemeralTarget, string]>;
+  private readonly contactListeners: Listeners<[ContactChange]>;
 
   constructor(
     private readonly link: RedisLink,
-    onError: (err: unknown) => void,
+    private readonly onError: (err: unknown) => void,
   ) {
     this.listeners = new Listeners(onError);
+    this.contactListeners = new Listeners(onError);
     link.listen('ephemeral', (body) => {
       const cut = body.indexOf('\n');
       try {
-        const head = JSON.parse(body.slice(0, cut)) as { u?: string[]; a?: Audience; x?: string };
-        this.listeners.call({ users: head.u, audience: head.a, exceptUserId: head.x }, body.slice(cut + 1));
+        const head = body.slice(0, cut);
+        if (head === CONTACTS_HEAD) return this.receiveContacts(body.slice(cut + 1));
+        const target = JSON.parse(head) as { u?: string[]; a?: Audience; x?: string };
+        this.listeners.call(
+          { users: target.u, audience: target.a, exceptUserId: target.x },
+          body.slice(cut + 1),
+        );
       } catch (err) {
         onError(err);
       }
@@ -371,6 +386,23 @@ export class RedisEphemeralBus implements EphemeralBus {
 
   subscribe(listener: (target: EphemeralTarget, json: string) => void): () => void {
     return this.listeners.add(listener);
+  }
+
+  publishContacts(change: ContactChange): void {
+    this.contactListeners.call(change);
+    this.link.publish('ephemeral', `${CONTACTS_HEAD}\n${JSON.stringify(change)}`);
+  }
+
+  subscribeContacts(listener: (change: ContactChange) => void): () => void {
+    return this.contactListeners.add(listener);
+  }
+
+  /** Another node's contact change: internal, but still untrusted text until its schema says otherwise. */
+  private receiveContacts(json: string): void {
+    const parsed = contactChangeSchema.safeParse(JSON.parse(json));
+    if (!parsed.success)
+      return this.onError(new Error(`malformed contact change from Redis: ${parsed.error.message}`));
+    this.contactListeners.call(parsed.data);
   }
 }
 

@@ -18,8 +18,8 @@ import {
   orderedPair,
   pendingEitherWaySql,
   pendingRequestSql,
-  sharesSomethingSql,
 } from './repo';
+import { onceCommitted, sharesSomething } from './live';
 import { deliverRequest } from './requests';
 
 /**
@@ -102,21 +102,8 @@ export async function unblockUser(
   ]);
   if (await hasBlocked(tx, blockedId, blockerId)) return;
   await releaseHeldRequest(tx, deps, blockedId, blockerId);
-  const pair = orderedPair(blockerId, blockedId);
-  const shares = await tx.first(sharesSomethingSql, blockerId, blockedId, blockedId, blockerId, ...pair);
-  onceCommitted(tx, () => deps.realtime.reunite(blockerId, blockedId, shares !== undefined));
-}
-
-/**
- * Runs `fn` once the commit has committed (never for one rolled back), outside it. Not a bare setImmediate
- * from inside the commit: on PostgreSQL the commit's statements and COMMIT are still in flight when it
- * fires, and it inherits the commit's async context, so a commit started from `fn` (the call log of a call
- * the block ends) was refused as a commit inside a commit and the call went unlogged. afterCommit alone
- * is not enough either: on SQLite its callbacks run while the transactor's lock is still held, so the
- * setImmediate moves `fn` past the lock's release (a commit from `fn` then queues after it).
- */
-function onceCommitted(tx: Tx, fn: () => void): void {
-  tx.afterCommit(() => setImmediate(fn));
+  const shares = await sharesSomething(tx, blockerId, blockedId);
+  onceCommitted(tx, () => deps.realtime.reunite(blockerId, blockedId, shares));
 }
 
 /**

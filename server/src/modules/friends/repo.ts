@@ -115,7 +115,8 @@ export const deleteHeldRequestSql = sql('DELETE FROM held_friend_requests WHERE 
 
 /**
  * Whether two people share a direct chat, a group or a friendship: the contact rule of chat/contacts.ts and
- * directory/contacts.ts for one pair (blocks aside), read inside an unblock's transaction. Point lookups only.
+ * directory/contacts.ts for one pair (blocks aside), read inside an unblock's or an unfriend's transaction
+ * (live.ts). Point lookups only.
  */
 export const sharesSomethingSql = sql<{ one: number }>(
   `SELECT 1 AS one WHERE

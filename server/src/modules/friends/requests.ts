@@ -12,6 +12,7 @@ import { audience } from '../../realtime/audiences';
 import type { Tx } from '../../realtime/transaction';
 import { notify } from '../notifications';
 import { userRefsOf } from '../users';
+import { partUnlessSharing } from './live';
 import {
   blockedBySql,
   decideRequestSql,
@@ -161,11 +162,15 @@ export async function decideFriendRequest(
   if (from) await befriend(tx, await requireRef(tx, deps, userId), from);
 }
 
-/** `DELETE /api/users/friends/{userId}`: both users' devices drop the other; not friends is 404. */
+/**
+ * `DELETE /api/users/friends/{userId}`: both users' devices drop the other; not friends is 404. Unless the
+ * two share something else, their live connections stop hearing each other's presence and typing too.
+ */
 export async function unfriend(tx: Tx, deps: AppDeps, userId: string, friendId: string): Promise<void> {
   if (!(await tx.run(deleteFriendshipSql, ...orderedPair(userId, friendId))))
     throw new Refusal('notFound', 404, FRIEND_SERVER_MSG.notFriends);
   const [me, friend] = [await requireRef(tx, deps, userId), await requireRef(tx, deps, friendId)];
   tx.emit({ type: 'friendship_changed', friend, added: false }, [audience.user(userId)]);
   tx.emit({ type: 'friendship_changed', friend: me, added: false }, [audience.user(friendId)]);
+  await partUnlessSharing(tx, deps, userId, friendId);
 }

@@ -78,7 +78,9 @@ export function friendRoutes(deps: AppDeps) {
       const rows = await userPage(c, (userId, after, limit) =>
         deps.transactor.read((tx) => tx.all(friendsPageSql, userId, after, userId, after, limit)),
       );
-      const list: Friend[] = rows.map((r) => ({ ...toUserRef(r), online: deps.realtime.isOnline(r.id) }));
+      // Online on any node (REDIS_URL), not only this one: one round trip for the page.
+      const online = new Set(await deps.realtime.onlineAmongAnywhere(rows.map((r) => r.id)));
+      const list: Friend[] = rows.map((r) => ({ ...toUserRef(r), online: online.has(r.id) }));
       return c.json(list);
     })
     .delete('/users/friends/:userId', auth, async (c) => {

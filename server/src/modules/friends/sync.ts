@@ -37,7 +37,11 @@ export function friendMutationHandlers(
   };
 }
 
-/** Nothing happens on a connection when these arrive: the client applies them. */
+/**
+ * Nothing happens on a connection when these arrive: the client applies them. A friendship that ends is no
+ * exception: whether the two stay contacts (a chat or a group) needs a read, made in the unfriend's commit,
+ * which then tells the hub (live.ts); a new friend is a contact by the session hooks' contactsMadeBy.
+ */
 export const friendChangeHooks: Pick<
   ChangeHooks,
   'friend_request_received' | 'friend_request_updated' | 'friendship_changed' | 'block_changed'
