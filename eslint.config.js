@@ -8,16 +8,20 @@ import { builtinModules } from 'node:module';
 
 /**
  * Every Node built-in, as `node:fs` and as the bare `fs` (and `fs/promises`): the bare names resolve to
- * the same modules, and in the browser or the sandboxed preload either one fails at load time.
+ * the same modules, and in the browser or the sandboxed preload either one fails at load time. A regular
+ * expression on the whole specifier, not gitignore-style groups: those match a segment anywhere, so the
+ * built-in `constants` would also refuse `./constants`.
  */
-const NODE_BUILTINS = [
-  'node:*',
-  ...builtinModules.filter((name) => !name.startsWith('_') && !name.startsWith('node:')),
-];
+const BARE_BUILTINS = builtinModules
+  .filter((name) => !name.startsWith('_') && !name.startsWith('node:'))
+  .map((name) => name.replace(/[/]/g, '\\/'));
+const NODE_BUILTINS = {
+  regex: `^(?:node:.*|(?:${BARE_BUILTINS.join('|')})(?:/.*)?)$`,
+};
 
 /** Modules the UI must never reach: Node built-ins, Electron, native database drivers. */
 const NODE_ONLY = [
-  { group: NODE_BUILTINS, message: 'UI code runs in the browser: no Node built-ins.' },
+  { ...NODE_BUILTINS, message: 'UI code runs in the browser: no Node built-ins.' },
   { group: ['electron', 'electron/*'], message: 'UI code talks to the desktop only through Platform.' },
   { group: ['better-sqlite3', 'kysely', 'hono', 'hono/*', '@hono/*'], message: 'Server-only module.' },
 ];
@@ -149,10 +153,8 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: [...NODE_BUILTINS, 'better-sqlite3'],
-              message: 'The preload is sandboxed: Electron renderer APIs only.',
-            },
+            { ...NODE_BUILTINS, message: 'The preload is sandboxed: Electron renderer APIs only.' },
+            { group: ['better-sqlite3'], message: 'The preload is sandboxed: Electron renderer APIs only.' },
           ],
         },
       ],
