@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REALTIME_ERRORS } from '@campus/protocol';
+import { CLOSE_CODES, REALTIME_ERRORS } from '@campus/protocol';
 import { startTestServer, type TestServer } from './support/test-server';
 import { createUser, WsClient, type TestUser } from './support/ws-client';
 import { rowOf } from './support/sql';
@@ -41,6 +41,62 @@ describe('realtime limits', () => {
     )?.n;
     expect(n).toBe(5);
     a.close();
+  });
+
+  it('remembers a refusal for the rate: a resend after the next mutation was applied is refused again, not acked', async () => {
+    const cy = await createUser(server, 'Cy');
+    const a = await WsClient.connect(server, cy);
+    const frames = Array.from({ length: 6 }, (_, i) => ({
+      type: 'send_message',
+      id: randomUUID(),
+      to: bob.id,
+      content: `remembered ${i}`,
+    }));
+    const mids = frames.map((frame) => a.mutate(frame));
+    const sixth = await a.waitFor((f) => f.type === 'message_error' && f.mid === mids[5]);
+    expect(sixth).toMatchObject({ code: 'rateLimited', error: REALTIME_ERRORS.rateLimited });
+    // A token later the next mutation is applied: the device's last mid is past the refused one now.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const next = a.mutate({ type: 'send_message', id: randomUUID(), to: bob.id, content: 'remembered next' });
+    await a.waitFor((f) => f.type === 'ack' && f.mid === next);
+    // The refusal's answer was lost (a dropped socket, say): the device sends the sixth again, with a token.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const from = a.frames.length;
+    a.mutate(frames[5]!, mids[5]);
+    const answer = await a.waitFor(
+      (f) => (f.type === 'ack' || f.type === 'message_error') && f.mid === mids[5],
+      from,
+    );
+    expect(answer).toMatchObject({ type: 'message_error', code: 'rateLimited' });
+    const stored = await rowOf<{ n: number }>(
+      server,
+      'SELECT count(*) AS n FROM direct_messages WHERE id = ?',
+      frames[5]!.id,
+    );
+    expect(Number(stored?.n)).toBe(0);
+    a.close();
+  });
+
+  it('stops reading a connection far over the rate and closes it (4529): nothing past it is applied', async () => {
+    const dee = await createUser(server, 'Dee');
+    const a = await WsClient.connect(server, dee);
+    for (let i = 0; i < 30; i++)
+      a.mutate({ type: 'send_message', id: randomUUID(), to: bob.id, content: `flood ${i}` });
+    expect(await a.waitClose()).toBe(CLOSE_CODES.rateLimited);
+    await WsClient.settle(200);
+    // The burst applied and as many refusals stored (answered if the socket was still there), then nothing:
+    // the rest wait in the client's outbox for the next connection.
+    const stored = await rowOf<{ n: number }>(
+      server,
+      "SELECT count(*) AS n FROM direct_messages WHERE content LIKE 'flood %'",
+    );
+    expect(Number(stored?.n)).toBe(5);
+    const refused = await rowOf<{ n: number }>(
+      server,
+      'SELECT count(*) AS n FROM mutation_rejects WHERE device_id = ?',
+      a.deviceId,
+    );
+    expect(Number(refused?.n)).toBe(5);
   });
 
   it("refuses a mutation carrying another user's device id", async () => {

@@ -218,13 +218,17 @@ export class Connection
    * client's outbox sends it again to the next node), then 1012, which the client takes as "reconnect now".
    */
   drain(): void {
+    this.stopReading(CLOSE_CODES.serviceRestart, 'server restarting');
+  }
+
+  stopReading(code: number, reason: string): void {
     if (this.state !== 'closed') {
       this.state = 'closed';
       this.stream.stop();
       this.queued = [];
     }
-    this.close(CLOSE_CODES.serviceRestart, 'server restarting');
-    // A client that never answers the close must not hold the drain for ws's 30 s closing timeout.
+    this.close(code, reason);
+    // A client that never answers the close must not hold a drain for ws's 30 s closing timeout.
     setTimeout(() => this.ws.terminate(), 1000).unref();
   }
 

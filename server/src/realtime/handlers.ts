@@ -1,4 +1,5 @@
 import {
+  CLOSE_CODES,
   isMutationFrame,
   REALTIME_ERRORS,
   type ClientFrame,
@@ -6,6 +7,7 @@ import {
   type MutationFrame,
   type RealtimeErrorReason,
 } from '@campus/protocol';
+import { Refusal } from '../lib/refusal';
 import type { LiveConnection } from './live-connection';
 import type { SessionFrame } from './registry';
 import type { Runtime } from './runtime';
@@ -156,17 +158,16 @@ function sessionFrame(rt: Runtime, conn: LiveConnection, frame: SessionFrame): v
     });
 }
 
-/** Queues a mutation for the next group commit; its ack follows the change frames the commit pushed. */
+/**
+ * Queues a mutation for the next group commit; its ack follows the change frames the commit pushed. Over
+ * the user's rate it is refused, through the commit too: the refusal is stored, so a resend of it after
+ * the device's next mutation was applied gets the refusal again, not an ack of what was never stored (the
+ * exactly-once check takes a mid at or below the device's last as done unless a refusal is stored). Far
+ * over the rate, where storing each refusal would be the flood's price, the connection reads nothing more
+ * and closes (4529): the client comes back after its backoff and sends its unanswered outbox again.
+ */
 function mutate(rt: Runtime, conn: LiveConnection, frame: MutationFrame): void {
   if (rt.rates.take(conn.userId)) return rt.mutations.add(conn, frame);
-  const { deviceId, mid } = frame;
-  const error = REALTIME_ERRORS.rateLimited;
-  conn.send({
-    type: 'message_error',
-    code: 'rateLimited',
-    error,
-    ...rt.mutations.where(frame),
-    deviceId,
-    mid,
-  });
+  if (!rt.rates.take(`over:${conn.userId}`)) return conn.stopReading(CLOSE_CODES.rateLimited, 'rate limited');
+  rt.mutations.add(conn, frame, new Refusal('rateLimited', 429));
 }

@@ -16,6 +16,8 @@ import type { Transactor, Tx } from './transaction';
 interface Queued {
   conn: MutationSender;
   frame: MutationFrame;
+  /** Refused before it was queued (over the rate): recorded like any refusal, unless it was seen before. */
+  refused?: Refusal;
   /** A resend of this mutation, queued earlier in the same batch (see add): answered with its outcome. */
   joins?: Queued;
 }
@@ -55,7 +57,7 @@ export class MutationBatch {
     private readonly isClosed: () => boolean,
   ) {}
 
-  add(conn: MutationSender, frame: MutationFrame): void {
+  add(conn: MutationSender, frame: MutationFrame, refused?: Refusal): void {
     // A device resends its whole outbox on every new connection, so behind a slow commit (PostgreSQL: one
     // writer at a time across the deployment) a flaky network queued the same mutations once per connection,
     // each applied again as a duplicate after the socket it would be answered on had closed: the queue grew
@@ -67,7 +69,11 @@ export class MutationBatch {
     const key = `${frame.deviceId}\u0000${frame.mid}`;
     const first = this.waiting.get(key);
     const joins = first && first.conn.userId === conn.userId ? first : undefined;
-    const item: Queued = joins ? { conn, frame, joins } : { conn, frame };
+    const item: Queued = joins
+      ? { conn, frame, joins }
+      : refused
+        ? { conn, frame, refused }
+        : { conn, frame };
     this.queue.push(item);
     if (!first) this.waiting.set(key, item);
     // While a commit is in flight its end starts the next one with everything queued meanwhile.
@@ -205,7 +211,7 @@ export class MutationBatch {
   }
 
   /** The exactly-once check, the access policy, the handler and the device's bookkeeping; throws a refusal. */
-  private async applyUnguarded(tx: Tx, { conn, frame }: Queued): Promise<MutationOutcome> {
+  private async applyUnguarded(tx: Tx, { conn, frame, refused: preset }: Queued): Promise<MutationOutcome> {
     const userId = conn.userId;
     // The access policy's read is asked together with the exactly-once check (on PostgreSQL the two go in
     // one round trip, and every round trip is spent under the deployment's write lock), but counts only
@@ -219,6 +225,9 @@ export class MutationBatch {
         : undefined;
     const seen = await exactlyOnce.seen(tx, frame, userId, this.where).finally(() => policy);
     if (seen) return seen;
+    // Refused over the rate, after the check: a resend of what was applied is acknowledged again, and the
+    // refusal is remembered like any other, so a resend after a later mid was applied is not taken as done.
+    if (preset) throw preset;
     const refused = await policy;
     if (refused) throw refused.error;
     await this.handler(frame).apply(tx, frame, { userId });

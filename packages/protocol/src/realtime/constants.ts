@@ -54,4 +54,9 @@ export const CLOSE_CODES = {
   serviceRestart: 1012,
   /** The server failed (e.g. its database), not the session: retryable, never a sign-out. */
   serverError: 1011,
+  /**
+   * Mutations far over the user's rate: nothing more is read from this connection, and the client comes
+   * back after its backoff, its unanswered outbox sent again (nothing refused or lost meanwhile).
+   */
+  rateLimited: 4529,
 } as const;
