@@ -392,6 +392,8 @@ describe('the same SQL on SQLite and PostgreSQL', () => {
                 null,
                 new Date(NOW + i * 1000).toISOString(),
               );
+              // Announced (the feed shows others' cards only then): as the publisher marks them.
+              await tx.run(confessionQ.markPublished, i + 1, id);
             }
             const react = (c: string, user: string, type: string) =>
               tx.run(confessionQ.addReaction, c, user, type, new Date(NOW).toISOString());
