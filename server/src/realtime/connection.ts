@@ -221,15 +221,19 @@ export class Connection
     this.stopReading(CLOSE_CODES.serviceRestart, 'server restarting');
   }
 
-  stopReading(code: number, reason: string): void {
+  stopReading(code: number, reason: string, after?: Promise<unknown>): void {
     if (this.state !== 'closed') {
       this.state = 'closed';
-      this.stream.stop();
       this.queued = [];
     }
-    this.close(code, reason);
-    // A client that never answers the close must not hold a drain for ws's 30 s closing timeout.
-    setTimeout(() => this.ws.terminate(), 1000).unref();
+    const close = () => {
+      this.stream.stop();
+      this.close(code, reason);
+      // A client that never answers the close must not hold a drain for ws's 30 s closing timeout.
+      setTimeout(() => this.ws.terminate(), 1000).unref();
+    };
+    if (after) void after.finally(close);
+    else close();
   }
 
   kill(): void {

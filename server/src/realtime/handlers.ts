@@ -168,6 +168,9 @@ function sessionFrame(rt: Runtime, conn: LiveConnection, frame: SessionFrame): v
  */
 function mutate(rt: Runtime, conn: LiveConnection, frame: MutationFrame): void {
   if (rt.rates.take(conn.userId)) return rt.mutations.add(conn, frame);
-  if (!rt.rates.take(`over:${conn.userId}`)) return conn.stopReading(CLOSE_CODES.rateLimited, 'rate limited');
+  // Closed once the mutations read before are committed and answered: their acks and refusals reach the
+  // client, which would otherwise send them all again on its next connection, and again.
+  if (!rt.rates.take(`over:${conn.userId}`))
+    return conn.stopReading(CLOSE_CODES.rateLimited, 'rate limited', rt.mutations.settle());
   rt.mutations.add(conn, frame, new Refusal('rateLimited', 429));
 }

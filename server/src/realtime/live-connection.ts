@@ -27,6 +27,9 @@ export interface LiveConnection extends Session, MutationSender {
   /** The catch-up is answered up to `cursor`: from now on changes go out as they commit. */
   goLive(cursor: number): void;
   close(code: number, reason: string): void;
-  /** Reads no frame more from now on (none is applied after this one), then closes with `code`. */
-  stopReading(code: number, reason: string): void;
+  /**
+   * Reads no frame more from now on (none is applied after this one), then closes with `code`: at once, or
+   * once `after` settles (the answers to what was read before still go out on this socket).
+   */
+  stopReading(code: number, reason: string, after?: Promise<unknown>): void;
 }
