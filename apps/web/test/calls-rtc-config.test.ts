@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RtcConfig } from '@campus/protocol';
-import { forgetRtcConfig, loadRtcConfig, RTC_CONFIG_MARGIN_MS } from '../src/features/calls/rtc-config';
+import {
+  forgetRtcConfig,
+  loadCallRtcConfig,
+  loadRtcConfig,
+  RTC_CONFIG_MARGIN_MS,
+} from '../src/features/calls/rtc-config';
 import { ApiError, type ApiClient } from '../src/lib/api';
 import { RTC } from './calls-kit';
 
@@ -79,5 +84,22 @@ describe('the ICE configuration, held', () => {
     forgetRtcConfig(server.api);
     expect((await loadRtcConfig(server.api, 'u-alex')).iceServers).toEqual(RTC.iceServers);
     expect(server.requests).toBe(2);
+  });
+
+  it('a call, which may last an hour, asks for fresh credentials; the held ones serve if the fetch fails', async () => {
+    vi.useFakeTimers();
+    const limited = new ApiError('http', 429, 'Too many', undefined);
+    const server = rtcServer(RTC, SECOND, limited);
+    await loadRtcConfig(server.api, 'u-alex');
+    // Half the credentials' life later a room would reuse them; a call does not.
+    vi.setSystemTime(Date.now() + (RTC.ttl * 1000) / 2);
+    expect((await loadCallRtcConfig(server.api, 'u-alex')).iceServers).toEqual(SECOND.iceServers);
+    expect(server.requests).toBe(2);
+    // The hourly limit spent: the call still connects on the held ones, valid for a while yet.
+    expect((await loadCallRtcConfig(server.api, 'u-alex')).iceServers).toEqual(SECOND.iceServers);
+    expect(server.requests).toBe(3);
+    // Held ones that expired are no fallback.
+    vi.setSystemTime(Date.now() + RTC.ttl * 1000);
+    await expect(loadCallRtcConfig(server.api, 'u-alex')).rejects.toBeInstanceOf(ApiError);
   });
 });

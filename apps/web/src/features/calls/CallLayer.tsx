@@ -19,7 +19,7 @@ import { CallDepsContext } from './call-deps';
 import { IncomingCallPrompt } from './IncomingCallPrompt';
 import { OngoingCallBar } from './OngoingCallBar';
 import { OutgoingCallOverlay } from './OutgoingCallOverlay';
-import { forgetRtcConfig, loadRtcConfig } from './rtc-config';
+import { forgetRtcConfig, loadCallRtcConfig } from './rtc-config';
 import './calls.css';
 
 /**
@@ -44,7 +44,7 @@ export function CallLayer({ children }: { children: ReactNode }) {
         signals: client,
         connectionStatus: () => client.getState().status,
         platform,
-        loadRtcConfig: () => loadRtcConfig(api, userId),
+        loadRtcConfig: () => loadCallRtcConfig(api, userId),
         createPeer: deps.createPeer,
         getUserMedia: deps.getUserMedia,
         ringtone: deps.createRingtone(),

@@ -9,9 +9,9 @@ import type { PeerRtcConfig } from './peer';
 export const ICE_POLICY_KEY = 'campus-talk:ice-policy';
 
 /**
- * A fetched configuration is reused until this long before its TURN credentials expire: a random room
- * (10 minutes at most) or a call started on it still has valid credentials for its relay's refreshes for
- * at least this long.
+ * A fetched configuration is reused for random rooms until this long before its TURN credentials expire: a
+ * room (10 minutes at most) started on it still has valid credentials for its relay's refreshes throughout.
+ * A call may last longer: it asks for fresh ones (loadCallRtcConfig).
  */
 export const RTC_CONFIG_MARGIN_MS = 15 * 60_000;
 
@@ -29,6 +29,8 @@ interface HeldRtcConfig {
   config: Promise<RtcConfig>;
   /** This device's clock; Infinity while the fetch is under way. */
   reuseUntil: number;
+  /** When its credentials expire (this device's clock); Infinity while the fetch is under way. */
+  expiresAt: number;
 }
 
 /**
@@ -39,27 +41,48 @@ interface HeldRtcConfig {
 const held = new WeakMap<ApiClient, HeldRtcConfig>();
 
 /**
- * The ICE servers for a call or random room of `userId`: GET /api/rtc/config, reused while its TURN
- * credentials have more than RTC_CONFIG_MARGIN_MS left. A failed fetch is not kept: the next load asks again.
+ * The ICE servers for a random room of `userId`: GET /api/rtc/config, reused while its TURN credentials
+ * have more than RTC_CONFIG_MARGIN_MS left. A failed fetch is not kept: the next load asks again.
  */
 export async function loadRtcConfig(api: ApiClient, userId: string): Promise<PeerRtcConfig> {
-  const { iceServers } = await heldConfig(api, userId);
+  const last = held.get(api);
+  const reusable = last?.userId === userId && Date.now() < last.reuseUntil;
+  return toPeer(await (reusable ? last.config : fetchConfig(api, userId)));
+}
+
+/**
+ * The ICE servers for a call of `userId`, which may last an hour: fresh TURN credentials (a relay's
+ * refreshes are refused once they expire), or the held ones while still valid when the fetch fails (the
+ * hourly limit spent on rooms).
+ */
+export async function loadCallRtcConfig(api: ApiClient, userId: string): Promise<PeerRtcConfig> {
+  const last = held.get(api);
+  try {
+    return toPeer(await fetchConfig(api, userId));
+  } catch (error) {
+    if (last?.userId !== userId || Date.now() >= last.expiresAt) throw error;
+    held.set(api, last);
+    return toPeer(await last.config);
+  }
+}
+
+function toPeer({ iceServers }: RtcConfig): PeerRtcConfig {
   return { iceServers, iceTransportPolicy: icePolicy() };
 }
 
-function heldConfig(api: ApiClient, userId: string): Promise<RtcConfig> {
-  const last = held.get(api);
-  if (last?.userId === userId && Date.now() < last.reuseUntil) return last.config;
+function fetchConfig(api: ApiClient, userId: string): Promise<RtcConfig> {
   const fetchedAt = Date.now();
   const entry: HeldRtcConfig = {
     userId,
     config: api.get('/api/rtc/config', rtcConfigSchema),
     reuseUntil: Infinity,
+    expiresAt: Infinity,
   };
   held.set(api, entry);
   entry.config.then(
     (rtc) => {
-      entry.reuseUntil = fetchedAt + lifetimeMs(rtc) - RTC_CONFIG_MARGIN_MS;
+      entry.expiresAt = fetchedAt + lifetimeMs(rtc);
+      entry.reuseUntil = entry.expiresAt - RTC_CONFIG_MARGIN_MS;
     },
     () => {
       if (held.get(api) === entry) held.delete(api);
