@@ -179,8 +179,8 @@ export class NotesFrameGuard implements FrameGate {
   }
 
   /**
-   * Before an awareness frame is sent to this connection (its own node's members' or another node's): a
-   * member removed from the group gets no more presence from its next one on, as it may send nothing more.
+   * Before a frame is sent to this connection (an edit or presence, its own node's members' or another
+   * node's): a member removed from the group gets nothing more from its next one on, as it may send nothing.
    */
   mayReceive(): FrameRefusal | null | Promise<FrameRefusal | null> {
     return this.prepare();

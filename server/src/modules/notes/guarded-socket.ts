@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { WebSocket } from 'ws';
-import { NOTES } from '@campus/protocol';
+import { NOTES, NOTES_FRAME_LIMITS } from '@campus/protocol';
 
 /** Why a frame is refused: the socket is closed with this code and reason, and the frame is not applied. */
 export interface FrameRefusal {
@@ -34,8 +34,8 @@ export interface FrameGate {
   /** The socket closed. */
   closed(): void;
   /**
-   * Before awareness frames go out to this socket: the receiver's authorization, read after they were made
-   * (a promise when the answer needs the database asynchronously; the frames wait for it, in order).
+   * Before frames go out to this socket (edits and presence): the receiver's authorization, read after they
+   * were made (a promise when the answer needs the database asynchronously; the frames wait for it, in order).
    */
   mayReceive(): FrameRefusal | null | Promise<FrameRefusal | null>;
 }
@@ -43,11 +43,15 @@ export interface FrameGate {
 /** y-protocols' awareness message type: the first byte of every awareness frame the server sends. */
 const MESSAGE_AWARENESS = 1;
 /**
- * Bytes of frames waiting for one receiver's check at most (only while the database answers slowly). Past
- * it the oldest awareness frames are dropped (presence is ephemeral, and clients renew their states every
- * 15 s); an edit is never dropped: the socket is closed instead, and the client syncs again as it returns.
+ * Bytes of frames waiting for one receiver's check at most (only while the database answers slowly; on
+ * PostgreSQL every check is asynchronous). Past it the oldest awareness frames are dropped (presence is
+ * ephemeral, and clients renew their states every 15 s); an edit is never dropped: the socket is closed
+ * instead, and the client syncs again as it returns. Room for a whole document's sync answer (as large as
+ * the document may grow, its deletion reserve included) and a few edits behind it: a cap below that would
+ * close every socket opening the largest notes, for good.
  */
-const MAX_WAITING_OUT_BYTES = 1024 * 1024;
+const MAX_WAITING_OUT_BYTES =
+  NOTES.maxDocBytes + NOTES_FRAME_LIMITS.deleteReserveBytes + 4 * NOTES_FRAME_LIMITS.maxFrameBytes;
 
 interface Outgoing {
   /** Frames are numbered as they come: a check covers those numbered before it started. */
