@@ -375,10 +375,12 @@ export class Coordinator<F extends SessionFrame> {
     // A node that answered left out what closed (gone at once, in `here`). One that did not answer is dead
     // only if its presence lease ran out too: a lost answer must not end the calls of a healthy node.
     roll.silentAfter(2 * this.timings.renewEveryMs, (node, conns) => {
-      void nodeAlive(this.cluster!.link.client, this.cluster!.prefix, node).then((alive) => {
-        if (alive || this.term !== term) return;
-        for (const conn of conns) this.gone(node, conn);
-      });
+      nodeAlive(this.cluster!.link.client, this.cluster!.prefix, node)
+        .then((alive) => {
+          if (alive || this.term !== term) return;
+          for (const conn of conns) this.gone(node, conn);
+        })
+        .catch((err: unknown) => this.cluster!.log.error({ err, channel: this.channel }, 'roll call failed'));
     });
   }
 

@@ -42,8 +42,9 @@ export class DelayedCommits {
 
   /** Server close: what waits goes out now, before the database closes; later acts send nothing. */
   async close(): Promise<void> {
-    await this.flush();
+    // First: an act committing during the flush must not arm a timer that fires after the database closed.
     this.closed = true;
+    await this.flush();
   }
 
   private run(timers: readonly NodeJS.Timeout[]): Promise<void> {
