@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFESSIONS, feedResponseSchema, type FeedResponse } from '@campus/protocol';
 import { onPostgres, startTestServer, testClock, type TestServer } from './support/test-server';
 import { confessionEnv } from '../src/modules/confessions/env';
-import { announcePosts, student, type Student } from './confessions-helpers';
+import { announcePosts, student, type Student, sendNotices } from './confessions-helpers';
 
 const clock = testClock();
 let server: TestServer;
@@ -157,10 +157,13 @@ describe('feed queries', () => {
       await server.post(`/api/confessions/${id}/react`, { reactionType: 'funny' }, fan.token);
       await server.post(`/api/confessions/${id}/comment`, { content: `comment on ${i}` }, fan.token);
     }
-    // Nothing else may run while the statements are counted: the posts' announcements and the coalesced
-    // counts, each due on a timer of its own, go out now.
+    // Nothing else may run while the statements are counted: the posts' announcements, the reactions' and
+    // comments' notices and the coalesced counts, each due on a timer of its own, go out now.
     await announcePosts(server);
+    await sendNotices(server);
     await confessionEnv(server.deps).counts.flush();
+    // The notices' push deliveries look for subscriptions right after their commits: let them finish.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const statements = countStatements(server);
     try {
       const count = async (query: string) => {
