@@ -1,5 +1,5 @@
 import type { Transactor, Tx } from '../../realtime/transaction';
-import { CONFESSION_PUBLISH_DELAY_MS, type PublishDelay } from './publisher';
+import { afterRandomDelay, CONFESSION_PUBLISH_DELAY_MS, type PublishDelay } from './publisher';
 
 /**
  * What an anonymous act tells others (a reaction's or a comment's notice to the author, a deletion's
@@ -27,10 +27,7 @@ export class DelayedCommits {
   later(tx: Tx, work: (tx: Tx) => Promise<void>): void {
     tx.afterCommit(() => {
       if (this.closed) return;
-      const { min, max } = this.delayMs;
-      const timer = setTimeout(() => void this.run([timer]), min + Math.random() * (max - min));
-      // A pending notice must not keep a process alive that has nothing else to do.
-      timer.unref();
+      const timer = afterRandomDelay(this.delayMs, () => void this.run([timer]));
       this.waiting.set(timer, work);
     });
   }

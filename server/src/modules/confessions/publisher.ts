@@ -18,6 +18,13 @@ export interface PublishDelay {
   max: number;
 }
 
+/** Runs `fn` after a delay drawn uniformly from `delay`, without keeping an idle process alive. */
+export function afterRandomDelay(delay: PublishDelay, fn: () => void): NodeJS.Timeout {
+  const timer = setTimeout(fn, delay.min + Math.random() * (delay.max - delay.min));
+  timer.unref();
+  return timer;
+}
+
 /**
  * Announces posted confessions: `confession_posted` (the card as a stranger sees it) to every student and
  * `confession_mine` to the author's devices, in one commit of their own a random delay after the post,
@@ -44,11 +51,10 @@ export class ConfessionPublisher {
   /** The confession was posted (called in the post's transaction). */
   schedule(confessionId: string): void {
     if (this.closed || this.waiting.has(confessionId)) return;
-    const { min, max } = this.delayMs;
-    const timer = setTimeout(() => void this.publish([confessionId]), min + Math.random() * (max - min));
-    // A pending announcement must not keep a process alive that has nothing else to do.
-    timer.unref();
-    this.waiting.set(confessionId, timer);
+    this.waiting.set(
+      confessionId,
+      afterRandomDelay(this.delayMs, () => void this.publish([confessionId])),
+    );
   }
 
   /** Announces every waiting confession now, in one commit (tests, the seed, close). */
